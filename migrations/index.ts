@@ -1,0 +1,5 @@
+// Ordered list of migrations (explicit, so compiled and ts-node runs see the same set).
+import { InitialSchema1763800000000 } from './1763800000000-InitialSchema';
+
+/** Every migration class, oldest first. */
+export const migrations = [InitialSchema1763800000000];

@@ -1,0 +1,37 @@
+// GraphQL: ResourceClass type, its query and mutations (upstream: handlers/resource_class.py).
+import type { ResourceClassRecord } from '../src/placement/types';
+import { builder } from './builder';
+
+/** GraphQL ResourceClass. */
+export const ResourceClass = builder.objectRef<ResourceClassRecord>('ResourceClass').implement({
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    custom: t.exposeBoolean('custom'),
+  }),
+});
+
+builder.queryField('resourceClasses', (t) =>
+  t.field({
+    type: [ResourceClass],
+    description: 'Every resource class, standard first.',
+    resolve: (_root, _args, ctx) => ctx.services.resourceClasses.list(),
+  }),
+);
+
+builder.mutationField('createResourceClass', (t) =>
+  t.field({
+    type: ResourceClass,
+    args: { name: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.services.resourceClasses.create(args.name),
+  }),
+);
+
+builder.mutationField('deleteResourceClass', (t) =>
+  t.string({
+    args: { name: t.arg.string({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      await ctx.services.resourceClasses.delete(args.name);
+      return args.name;
+    },
+  }),
+);

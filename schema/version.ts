@@ -1,0 +1,20 @@
+// GraphQL: server version information.
+import { BERTH_VERSION, MAX_MICROVERSION } from '../src/version';
+import { builder } from './builder';
+
+const Version = builder
+  .objectRef<{ berth: string; placementMicroversion: string }>('Version')
+  .implement({
+    description: 'berth and the Placement microversion whose semantics it implements.',
+    fields: (t) => ({
+      berth: t.exposeString('berth'),
+      placementMicroversion: t.exposeString('placementMicroversion'),
+    }),
+  });
+
+builder.queryField('version', (t) =>
+  t.field({
+    type: Version,
+    resolve: () => ({ berth: BERTH_VERSION, placementMicroversion: MAX_MICROVERSION }),
+  }),
+);

@@ -1,0 +1,168 @@
+// Redis implementation of the cache contract (ioredis). Failures degrade to misses, never errors:
+// Redis is an accelerator, Postgres is the truth.
+import { Redis } from 'ioredis';
+import type { Logger } from '../logger';
+import type { Cache, CacheStats } from './cache';
+
+/** Redis-backed cache. `namespace` prefixes every key (tests use one per worker). */
+export class RedisCache implements Cache {
+  readonly kind = 'redis' as const;
+  readonly stats: CacheStats = { hits: 0, misses: 0, errors: 0 };
+  readonly client: Redis;
+  private lastErrorLog = 0;
+  private everReady = false;
+
+  constructor(
+    url: string,
+    private readonly log?: Logger,
+    private readonly namespace = '',
+  ) {
+    this.client = new Redis(url, {
+      lazyConnect: false,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      connectTimeout: 2000,
+      retryStrategy: (times) => Math.min(times * 200, 2000),
+    });
+    this.client.on('error', (err) => this.noteError(err));
+    this.client.on('ready', () => {
+      this.everReady = true;
+    });
+  }
+
+  private noteError(err: unknown): void {
+    this.stats.errors++;
+    const now = Date.now();
+    if (now - this.lastErrorLog > 10000) {
+      this.lastErrorLog = now;
+      this.log?.warn({ err: String(err) }, 'redis unavailable: cache degraded to misses');
+    }
+  }
+
+  /**
+   * True when a command can be sent now. While the first connection is being made, waits for it
+   * (bounded); once Redis has gone away, answers false at once so callers miss instead of waiting.
+   */
+  private async usable(): Promise<boolean> {
+    const status = this.client.status;
+    if (status === 'ready') {
+      return true;
+    }
+    if (this.everReady || (status !== 'connecting' && status !== 'connect' && status !== 'wait')) {
+      return false;
+    }
+    return new Promise<boolean>((resolve) => {
+      const done = (ok: boolean) => {
+        clearTimeout(timer);
+        this.client.off('ready', onReady);
+        resolve(ok);
+      };
+      const onReady = () => done(true);
+      const timer = setTimeout(() => done(false), 1000);
+      this.client.once('ready', onReady);
+    });
+  }
+
+  private k(key: string): string {
+    return this.namespace + key;
+  }
+
+  async get<T>(key: string): Promise<T | undefined> {
+    if (!(await this.usable())) {
+      this.stats.misses++;
+      return undefined;
+    }
+    try {
+      const raw = await this.client.get(this.k(key));
+      if (raw === null) {
+        this.stats.misses++;
+        return undefined;
+      }
+      this.stats.hits++;
+      return JSON.parse(raw) as T;
+    } catch (err) {
+      this.noteError(err);
+      this.stats.misses++;
+      return undefined;
+    }
+  }
+
+  async set(key: string, value: unknown, ttlMs: number): Promise<void> {
+    if (!(await this.usable())) {
+      return;
+    }
+    try {
+      await this.client.set(
+        this.k(key),
+        JSON.stringify(value),
+        'PX',
+        Math.max(1, Math.floor(ttlMs)),
+      );
+    } catch (err) {
+      this.noteError(err);
+    }
+  }
+
+  async ttl(key: string): Promise<number | undefined> {
+    if (!(await this.usable())) {
+      return undefined;
+    }
+    try {
+      const ms = await this.client.pttl(this.k(key));
+      return ms >= 0 ? ms : undefined;
+    } catch (err) {
+      this.noteError(err);
+      return undefined;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    if (!(await this.usable())) {
+      return;
+    }
+    try {
+      await this.client.del(this.k(key));
+    } catch (err) {
+      this.noteError(err);
+    }
+  }
+
+  async invalidatePrefix(prefix: string): Promise<void> {
+    if (!(await this.usable())) {
+      return;
+    }
+    try {
+      let cursor = '0';
+      do {
+        const [next, keys] = await this.client.scan(
+          cursor,
+          'MATCH',
+          `${this.k(prefix)}*`,
+          'COUNT',
+          500,
+        );
+        cursor = next;
+        if (keys.length > 0) {
+          await this.client.unlink(...keys);
+        }
+      } while (cursor !== '0');
+    } catch (err) {
+      this.noteError(err);
+    }
+  }
+
+  async healthy(): Promise<boolean> {
+    if (!(await this.usable())) {
+      return false;
+    }
+    try {
+      return (await this.client.ping()) === 'PONG';
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.client.disconnect();
+  }
+}

@@ -1,0 +1,64 @@
+// Opens the database for CLI commands: DATABASE_URL, else the socket of a running embedded
+// server (so `berth db reset` works while `npm start` runs), else PGlite directly.
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { DataSource } from 'typeorm';
+import type { Config } from '../config';
+import { createDataSource } from '../db/data-source';
+import { type EmbeddedPg, startEmbeddedPg } from '../db/embedded-pg';
+
+/** Where a running embedded server advertises its socket. */
+export function embeddedInfoPath(dataDir: string): string {
+  return path.resolve(dataDir, 'embedded.json');
+}
+
+/** Records the running embedded server's URL (removed again on shutdown). */
+export function advertiseEmbedded(dataDir: string, url: string): () => void {
+  const file = embeddedInfoPath(dataDir);
+  writeFileSync(file, JSON.stringify({ url, pid: process.pid }));
+  return () => rmSync(file, { force: true });
+}
+
+function runningEmbeddedUrl(dataDir: string): string | undefined {
+  const file = embeddedInfoPath(dataDir);
+  if (!existsSync(file)) {
+    return undefined;
+  }
+  try {
+    const info = JSON.parse(readFileSync(file, 'utf8')) as { url: string; pid: number };
+    process.kill(info.pid, 0);
+    return info.url;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An initialised DataSource plus how to release it. */
+export interface CliDatabase {
+  readonly dataSource: DataSource;
+  close(): Promise<void>;
+}
+
+/** Connects as described above. */
+export async function openDatabase(config: Config): Promise<CliDatabase> {
+  let embedded: EmbeddedPg | undefined;
+  let url = config.databaseUrl ?? runningEmbeddedUrl(config.dataDir);
+  if (!url) {
+    embedded = await startEmbeddedPg(config.dataDir, { maxConnections: 4 });
+    url = embedded.url;
+  }
+  const dataSource = createDataSource({ url, poolSize: 2 });
+  try {
+    await dataSource.initialize();
+  } catch (err) {
+    await embedded?.stop();
+    throw err;
+  }
+  return {
+    dataSource,
+    async close() {
+      await dataSource.destroy();
+      await embedded?.stop();
+    },
+  };
+}

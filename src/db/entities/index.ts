@@ -1,0 +1,29 @@
+// The list of TypeORM entities (composition only: registers, does not re-export).
+import { PlacementAggregate } from './aggregate';
+import { Allocation } from './allocation';
+import { Consumer } from './consumer';
+import { ConsumerType } from './consumer-type';
+import { Inventory } from './inventory';
+import { AggregateMetadata, ResourceProviderAggregate, ResourceProviderTrait } from './links';
+import { Project } from './project';
+import { ResourceClass } from './resource-class';
+import { ResourceProvider } from './resource-provider';
+import { Trait } from './trait';
+import { User } from './user';
+
+/** Every entity class, for the DataSource. */
+export const entities = [
+  PlacementAggregate,
+  AggregateMetadata,
+  Allocation,
+  Consumer,
+  ConsumerType,
+  Inventory,
+  Project,
+  ResourceClass,
+  ResourceProvider,
+  ResourceProviderAggregate,
+  ResourceProviderTrait,
+  Trait,
+  User,
+];

@@ -1,0 +1,25 @@
+// Validation of resource class and trait names (upstream: placement/schemas/resource_class.py,
+// trait.py, and os_resource_classes/os_traits CUSTOM_ namespace rules).
+import { BadRequestError } from './errors';
+
+/** Custom names: CUSTOM_ followed by upper-case letters, digits and underscores, ≤ 255 chars. */
+export const CUSTOM_NAME_PATTERN = /^CUSTOM_[A-Z0-9_]+$/;
+/** Any class/trait name Placement accepts in a request. */
+export const ANY_NAME_PATTERN = /^[A-Z0-9_]+$/;
+
+/** True when `name` is in the CUSTOM_ namespace. */
+export function isCustomName(name: string): boolean {
+  return name.startsWith('CUSTOM_');
+}
+
+/**
+ * Checks a custom resource class or trait name.
+ * @throws BadRequestError when it does not match CUSTOM_[A-Z0-9_]+ or is over 255 characters.
+ */
+export function assertCustomNameOrThrow(kind: 'resource class' | 'trait', name: string): void {
+  if (name.length > 255 || !CUSTOM_NAME_PATTERN.test(name)) {
+    throw new BadRequestError(
+      `'${name}' is not a valid custom ${kind} name: it must match ${CUSTOM_NAME_PATTERN.source} and be at most 255 characters.`,
+    );
+  }
+}

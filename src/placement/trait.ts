@@ -1,0 +1,133 @@
+// Traits: list with filters, create and delete custom ones (upstream: objects/trait.py).
+import type { DataSource, EntityManager } from 'typeorm';
+import { BadRequestError, ConflictError, NotFoundError } from './errors';
+import { assertCustomNameOrThrow, isCustomName } from './names';
+import type { TraitRecord } from './types';
+
+interface Row {
+  id: number;
+  name: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+function toRecord(r: Row): TraitRecord {
+  return {
+    id: r.id,
+    name: r.name,
+    custom: isCustomName(r.name),
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+/** Filters for {@link TraitService.list} (GET /traits?name=in:..|startswith:..&associated=). */
+export interface TraitFilter {
+  readonly nameIn?: readonly string[];
+  readonly startsWith?: string;
+  /** true: only traits on some provider; false: only traits on none. */
+  readonly associated?: boolean;
+}
+
+/** Trait operations. */
+export class TraitService {
+  constructor(private readonly ds: DataSource) {}
+
+  /** Traits matching every given filter, by name. */
+  async list(
+    filter: TraitFilter = {},
+    em: EntityManager = this.ds.manager,
+  ): Promise<TraitRecord[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (filter.nameIn) {
+      params.push(filter.nameIn);
+      where.push(`t.name = ANY($${params.length}::text[])`);
+    }
+    if (filter.startsWith !== undefined) {
+      params.push(`${filter.startsWith.replace(/[\\%_]/g, '\\$&')}%`);
+      where.push(`t.name LIKE $${params.length}`);
+    }
+    if (filter.associated !== undefined) {
+      where.push(
+        `${filter.associated ? '' : 'NOT '}EXISTS (SELECT 1 FROM resource_provider_traits rpt WHERE rpt.trait_id = t.id)`,
+      );
+    }
+    const rows: Row[] = await em.query(
+      `SELECT t.id, t.name, t.created_at, t.updated_at FROM traits t
+       ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY t.name`,
+      params,
+    );
+    return rows.map(toRecord);
+  }
+
+  /** The trait called `name`, or null. */
+  async find(name: string, em: EntityManager = this.ds.manager): Promise<TraitRecord | null> {
+    const rows: Row[] = await em.query(
+      'SELECT id, name, created_at, updated_at FROM traits WHERE name = $1',
+      [name],
+    );
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  /**
+   * Creates the custom trait if it does not exist (PUT /traits/{name}).
+   * @returns the trait and whether it was created.
+   * @throws BadRequestError for a non-CUSTOM_ name.
+   */
+  async ensure(name: string): Promise<{ record: TraitRecord; created: boolean }> {
+    assertCustomNameOrThrow('trait', name);
+    const inserted: Row[] = await this.ds.query(
+      `INSERT INTO traits (name) VALUES ($1) ON CONFLICT (name) DO NOTHING
+       RETURNING id, name, created_at, updated_at`,
+      [name],
+    );
+    if (inserted[0]) {
+      return { record: toRecord(inserted[0]), created: true };
+    }
+    const existing = await this.find(name);
+    if (!existing) {
+      throw new ConflictError(`Trait ${name} was deleted concurrently; retry.`);
+    }
+    return { record: existing, created: false };
+  }
+
+  /**
+   * Creates a custom trait.
+   * @throws BadRequestError for a bad name; ConflictError if it exists.
+   */
+  async create(name: string): Promise<TraitRecord> {
+    const { record, created } = await this.ensure(name);
+    if (!created) {
+      throw new ConflictError(`Trait ${name} already exists.`);
+    }
+    return record;
+  }
+
+  /**
+   * Deletes a custom trait that no provider has.
+   * @throws BadRequestError for standard traits; NotFoundError; ConflictError when in use.
+   */
+  async delete(name: string): Promise<void> {
+    if (!isCustomName(name)) {
+      throw new BadRequestError(`Cannot delete standard trait ${name}.`);
+    }
+    await this.ds.transaction(async (em) => {
+      const rows: { id: number }[] = await em.query(
+        'SELECT id FROM traits WHERE name = $1 FOR UPDATE',
+        [name],
+      );
+      if (!rows[0]) {
+        throw new NotFoundError(`No such trait(s): ${name}.`);
+      }
+      const inUse: unknown[] = await em.query(
+        'SELECT 1 FROM resource_provider_traits WHERE trait_id = $1 LIMIT 1',
+        [rows[0].id],
+      );
+      if (inUse.length > 0) {
+        throw new ConflictError(`The trait ${name} is in use by a resource provider.`);
+      }
+      await em.query('DELETE FROM traits WHERE id = $1', [rows[0].id]);
+    });
+  }
+}

@@ -1,0 +1,96 @@
+// Plain readonly records returned by domain services (never TypeORM entity instances), so they
+// can be cached as JSON and handed to GraphQL or REST adapters unchanged.
+
+/** A resource class (standard or CUSTOM_*). */
+export interface ResourceClassRecord {
+  readonly id: number;
+  readonly name: string;
+  readonly custom: boolean;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+/** A trait (standard or CUSTOM_*). */
+export interface TraitRecord {
+  readonly id: number;
+  readonly name: string;
+  readonly custom: boolean;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+/** A resource provider (one node of a provider tree). */
+export interface ResourceProviderRecord {
+  readonly id: number;
+  readonly uuid: string;
+  readonly name: string;
+  readonly generation: number;
+  readonly rootProviderId: number;
+  readonly parentProviderId: number | null;
+  readonly rootProviderUuid: string;
+  readonly parentProviderUuid: string | null;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+/** One inventory of a provider, with the derived capacity and current usage. */
+export interface InventoryRecord {
+  readonly resourceProviderId: number;
+  readonly resourceClass: string;
+  readonly total: number;
+  readonly reserved: number;
+  readonly minUnit: number;
+  readonly maxUnit: number;
+  readonly stepSize: number;
+  readonly allocationRatio: number;
+  /** floor((total - reserved) * allocationRatio) */
+  readonly capacity: number;
+  readonly used: number;
+  readonly updatedAt: Date;
+}
+
+/** Usage of one class (on a provider, or summed for a project). */
+export interface UsageRecord {
+  readonly resourceClass: string;
+  readonly used: number;
+}
+
+/** An aggregate with optional Nova host-aggregate name and metadata. */
+export interface AggregateRecord {
+  readonly id: number;
+  readonly uuid: string;
+  readonly name: string | null;
+  readonly metadata: readonly { readonly key: string; readonly value: string }[];
+}
+
+/** A consumer of resources. */
+export interface ConsumerRecord {
+  readonly id: number;
+  readonly uuid: string;
+  readonly projectId: string;
+  readonly userId: string;
+  /** Consumer type name; 'unknown' when none was given. */
+  readonly consumerType: string;
+  readonly generation: number;
+  readonly updatedAt: Date;
+}
+
+/** `used` units of one class on one provider, held by one consumer. */
+export interface AllocationRecord {
+  readonly resourceProviderId: number;
+  readonly resourceProviderUuid: string;
+  readonly resourceProviderGeneration: number;
+  readonly consumerId: number;
+  readonly consumerUuid: string;
+  readonly resourceClass: string;
+  readonly used: number;
+}
+
+/** Capacity per Placement: floor((total - reserved) * allocation_ratio). */
+export function capacityOf(inv: {
+  readonly total: number;
+  readonly reserved: number;
+  readonly allocationRatio: number;
+}): number {
+  return Math.floor((inv.total - inv.reserved) * inv.allocationRatio);
+}

@@ -1,0 +1,31 @@
+// Composition root of the GraphQL endpoint: yoga over the Pothos schema with the one error mask.
+import { randomUUID } from 'node:crypto';
+import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import type { Context } from '../schema/context';
+import { maskError } from '../schema/errors';
+import { schema } from '../schema/index';
+import type { Logger } from './logger';
+import type { Services } from './services';
+
+/** Server-side context handed to yoga by the HTTP layer. */
+export interface ServerContext {
+  readonly requestId?: string;
+}
+
+/** Builds the yoga instance (tests call its `fetch`, the server mounts it at /graphql). */
+export function createGraphQL(deps: {
+  services: Services;
+  log: Logger;
+}): YogaServerInstance<ServerContext, Context> {
+  return createYoga<ServerContext, Context>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    landingPage: false,
+    maskedErrors: { maskError },
+    logging: false,
+    context: ({ requestId }): Context => {
+      const id = requestId ?? randomUUID();
+      return { requestId: id, log: deps.log.child({ requestId: id }), services: deps.services };
+    },
+  });
+}

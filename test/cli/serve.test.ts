@@ -1,0 +1,97 @@
+// The real CLI process: boots on the embedded default from a clean data dir, answers /readyz and
+// GraphQL, stops on SIGTERM; a bad DATABASE_URL gives one clear line and a non-zero exit.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(__dirname, '../..');
+
+function berth(args: string[], env: Record<string, string | undefined>): ChildProcess {
+  const clean = { ...process.env };
+  delete clean.DATABASE_URL;
+  delete clean.REDIS_URL;
+  return spawn(
+    process.execPath,
+    ['-r', 'ts-node/register/transpile-only', 'src/cli/main.ts', ...args],
+    {
+      cwd: root,
+      env: { ...clean, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+}
+
+function collect(child: ChildProcess): { out: () => string; err: () => string } {
+  let out = '';
+  let err = '';
+  child.stdout?.on('data', (d) => {
+    out += String(d);
+  });
+  child.stderr?.on('data', (d) => {
+    err += String(d);
+  });
+  return { out: () => out, err: () => err };
+}
+
+async function waitFor(pred: () => boolean, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (!pred()) {
+    if (Date.now() > end) {
+      throw new Error('timed out');
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('berth serve', () => {
+  it('boots on the embedded default from a clean data dir and answers GraphQL and /readyz', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'berth-serve-'));
+    const port = String(20000 + Math.floor(Math.random() * 20000));
+    const child = berth(['serve'], { BERTH_DATA_DIR: dataDir, PORT: port });
+    const io = collect(child);
+    try {
+      await waitFor(() => io.out().includes('listening on'), 50000);
+      expect(io.out()).toMatch(/embedded PostgreSQL/);
+      expect(io.out()).toMatch(/auth: OFF/);
+      const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+      expect(ready.status).toBe(200);
+      const r = await fetch(`http://127.0.0.1:${port}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ resourceClasses { name } }' }),
+      });
+      const body = (await r.json()) as { data: { resourceClasses: unknown[] } };
+      expect(body.data.resourceClasses).toHaveLength(21);
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60000);
+
+  it('exits non-zero with one clear line when DATABASE_URL is unreachable', async () => {
+    const child = berth(['serve'], {
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none',
+      PORT: '0',
+    });
+    const io = collect(child);
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).not.toBe(0);
+    const lines = io.err().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^berth: cannot connect to the database at 127\.0\.0\.1:1/);
+  }, 30000);
+
+  it('exits non-zero naming the variable when configuration is invalid', async () => {
+    const child = berth(['serve'], { DATABASE_URL: 'mysql://x', PORT: '0' });
+    const io = collect(child);
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(1);
+    expect(io.err().trim()).toBe(
+      'berth: invalid DATABASE_URL: must be a postgres:// or postgresql:// URL',
+    );
+  }, 30000);
+});

@@ -1,0 +1,46 @@
+// Migrations apply to an empty schema, revert and re-apply cleanly, and match the entities exactly.
+import { createTestDb, type TestDb } from '../support/db';
+
+describe('migrations', () => {
+  let db: TestDb;
+
+  beforeAll(async () => {
+    db = await createTestDb({ migrate: false });
+  });
+  afterAll(async () => {
+    await db.drop();
+  });
+
+  it('apply to an empty schema', async () => {
+    const applied = await db.dataSource.runMigrations({ transaction: 'each' });
+    expect(applied.map((m) => m.name)).toEqual(db.dataSource.migrations.map((m) => m.name));
+    const tables: { table_name: string }[] = await db.dataSource.query(
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1`,
+      [db.schema],
+    );
+    expect(tables.map((t) => t.table_name)).toEqual(
+      expect.arrayContaining(['resource_providers', 'inventories', 'allocations', 'consumers']),
+    );
+  });
+
+  it('leave no drift between entities and the database', async () => {
+    const sql = await db.dataSource.driver.createSchemaBuilder().log();
+    expect(sql.upQueries.map((q) => q.query)).toEqual([]);
+  });
+
+  it('revert every migration and re-apply', async () => {
+    for (let i = 0; i < db.dataSource.migrations.length; i++) {
+      await db.dataSource.undoLastMigration({ transaction: 'each' });
+    }
+    const left: unknown[] = await db.dataSource.query(
+      `SELECT table_name FROM information_schema.tables
+       WHERE table_schema = $1 AND table_name <> 'berth_migrations'`,
+      [db.schema],
+    );
+    expect(left).toEqual([]);
+    await db.dataSource.runMigrations({ transaction: 'each' });
+    expect(await db.dataSource.showMigrations()).toBe(false);
+    const sql = await db.dataSource.driver.createSchemaBuilder().log();
+    expect(sql.upQueries).toEqual([]);
+  });
+});

@@ -1,0 +1,22 @@
+// Jest globalSetup for the integration project: uses DATABASE_URL when set (CI: real PostgreSQL),
+// else starts embedded PGlite in memory (fresh machine). Workers get the URL via the environment.
+import { startEmbeddedPg } from '../../src/db/embedded-pg';
+
+declare global {
+  var __berthEmbeddedStop: (() => Promise<void>) | undefined;
+}
+
+export default async function globalSetup(): Promise<void> {
+  if (process.env.DATABASE_URL) {
+    process.env.BERTH_TEST_DATABASE_URL = process.env.DATABASE_URL;
+    process.env.BERTH_TEST_EMBEDDED = '';
+    return;
+  }
+  const pg = await startEmbeddedPg('memory://', { maxConnections: 64 });
+  process.env.BERTH_TEST_DATABASE_URL = pg.url;
+  process.env.BERTH_TEST_EMBEDDED = '1';
+  globalThis.__berthEmbeddedStop = () => pg.stop();
+  process.stdout.write(
+    '\n[berth tests] DATABASE_URL unset: using embedded PGlite (tests needing real PostgreSQL concurrency are skipped)\n',
+  );
+}

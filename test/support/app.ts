@@ -1,0 +1,42 @@
+// A full berth App over a fresh test schema, with Redis (REDIS_URL) or the in-process cache.
+import { randomUUID } from 'node:crypto';
+import { type App, createApp } from '../../src/app';
+import type { Cache } from '../../src/cache/cache';
+import { MemoryCache } from '../../src/cache/memory-cache';
+import { RedisCache } from '../../src/cache/redis-cache';
+import { loadConfig } from '../../src/config';
+import { createLogger } from '../../src/logger';
+import { createTestDb, type TestDb } from './db';
+
+/** An App plus the test database under it. */
+export interface TestApp {
+  readonly app: App;
+  readonly db: TestDb;
+  close(): Promise<void>;
+}
+
+/** A Redis cache in its own key namespace when REDIS_URL is set, else an in-process LRU. */
+export function createTestCache(): Cache {
+  const url = process.env.REDIS_URL;
+  return url
+    ? new RedisCache(url, undefined, `test:${process.pid}:${randomUUID()}:`)
+    : new MemoryCache();
+}
+
+/** Starts an App on a fresh schema. `env` overrides configuration variables. */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const db = await createTestDb();
+  const config = loadConfig({ NODE_ENV: 'test', ...env });
+  const app = await createApp(config, createLogger('silent'), {
+    dataSource: db.dataSource,
+    cache: createTestCache(),
+  });
+  return {
+    app,
+    db,
+    async close() {
+      await app.close();
+      await db.drop();
+    },
+  };
+}

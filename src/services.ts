@@ -1,20 +1,47 @@
 // Composition of the domain services over one DataSource (what adapters receive).
 import type { DataSource } from 'typeorm';
+import { AggregateService } from './placement/aggregate';
+import { AllocationService } from './placement/allocation';
+import { ChangeBus } from './placement/change-bus';
+import { InventoryService } from './placement/inventory';
+import { ProviderTraitService } from './placement/provider-trait';
+import { ReshaperService } from './placement/reshaper';
 import { ResourceClassService } from './placement/resource-class';
+import { ResourceProviderService } from './placement/resource-provider';
 import { TraitService } from './placement/trait';
+import { UsageService } from './placement/usage';
 
-/** Every domain service, sharing one DataSource. */
+/** Every domain service, sharing one DataSource and one change bus. */
 export interface Services {
   readonly dataSource: DataSource;
+  readonly changes: ChangeBus;
   readonly resourceClasses: ResourceClassService;
   readonly traits: TraitService;
+  readonly providers: ResourceProviderService;
+  readonly inventories: InventoryService;
+  readonly providerTraits: ProviderTraitService;
+  readonly aggregates: AggregateService;
+  readonly allocations: AllocationService;
+  readonly usages: UsageService;
+  readonly reshaper: ReshaperService;
 }
 
 /** Builds the services over `ds`. */
-export function createServices(ds: DataSource): Services {
+export function createServices(ds: DataSource, changes: ChangeBus = new ChangeBus()): Services {
+  const providers = new ResourceProviderService(ds, changes);
+  const inventories = new InventoryService(ds, changes, providers);
+  const allocations = new AllocationService(ds, changes, providers);
   return {
     dataSource: ds,
+    changes,
     resourceClasses: new ResourceClassService(ds),
     traits: new TraitService(ds),
+    providers,
+    inventories,
+    providerTraits: new ProviderTraitService(ds, changes, providers),
+    aggregates: new AggregateService(ds, changes, providers),
+    allocations,
+    usages: new UsageService(ds),
+    reshaper: new ReshaperService(ds, changes, inventories, allocations),
   };
 }

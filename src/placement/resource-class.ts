@@ -1,5 +1,7 @@
 // Resource classes: list, create, rename and delete custom ones (upstream: objects/resource_class.py).
+
 import type { DataSource, EntityManager } from 'typeorm';
+import { rowsOf } from '../db/rows';
 import { BadRequestError, ConflictError, NotFoundError } from './errors';
 import { assertCustomNameOrThrow, isCustomName } from './names';
 import type { ResourceClassRecord } from './types';
@@ -93,11 +95,13 @@ export class ResourceClassService {
       throw new BadRequestError(`Cannot update standard resource class ${name}`);
     }
     assertCustomNameOrThrow('resource class', newName);
-    const rows: Row[] = await this.ds.query(
-      `UPDATE resource_classes SET name = $2, updated_at = now()
+    const rows = rowsOf<Row>(
+      await this.ds.query(
+        `UPDATE resource_classes SET name = $2, updated_at = now()
        WHERE name = $1 AND NOT EXISTS (SELECT 1 FROM resource_classes WHERE name = $2)
        RETURNING id, name, created_at, updated_at`,
-      [name, newName],
+        [name, newName],
+      ),
     );
     if (rows[0]) {
       return toRecord(rows[0]);

@@ -1,5 +1,5 @@
 // Enforces the dependency rules of STYLE.md §2 by reading import statements.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(__dirname, '../..');
@@ -7,6 +7,9 @@ const root = path.resolve(__dirname, '../..');
 function files(dir: string): string[] {
   const abs = path.join(root, dir);
   const out: string[] = [];
+  if (!existsSync(abs)) {
+    return out;
+  }
   const walk = (d: string) => {
     for (const name of readdirSync(d)) {
       const p = path.join(d, name);

@@ -1,0 +1,333 @@
+// The steps of an allocation write, shared by setAllocations and the reshaper: lock consumers
+// (checking their generations), lock providers in id order, replace allocations with unit and
+// capacity checks, then update or drop consumers (upstream: objects/allocation.py replace_all,
+// _check_capacity_exceeded, handlers/util.py ensure_consumer).
+import type { EntityManager } from 'typeorm';
+import {
+  assertConsumerTypeOrThrow,
+  ensureConsumerTypes,
+  ensureProjects,
+  ensureUsers,
+  INCOMPLETE_CONSUMER_ID,
+} from './consumer';
+import { BadRequestError, ConcurrentUpdateError, ConflictError } from './errors';
+import { bumpProviderGenerationsById } from './generation';
+import { classIdsOrThrow } from './inventory';
+import { capacityOf } from './types';
+import { normalizeUuidOrThrow } from './uuid';
+
+/** One consumer's complete new allocations. */
+export interface ConsumerAllocationsInput {
+  readonly consumerUuid: string;
+  /** Placement < 1.8 allows omitting project/user: the "incomplete consumer" ids are used. */
+  readonly projectId?: string | null;
+  readonly userId?: string | null;
+  /** undefined: keep the existing type (or none for a new consumer). */
+  readonly consumerType?: string | null;
+  /** null: the consumer must not exist yet; undefined: not checked (before 1.28). */
+  readonly consumerGeneration?: number | null;
+  readonly allocations: readonly {
+    readonly providerUuid: string;
+    readonly resources: Readonly<Record<string, number>>;
+  }[];
+}
+
+/** Behaviour switches that follow microversions. */
+export interface AllocationWriteOptions {
+  /** Enforce consumer generations (1.28+). Default true. */
+  readonly checkConsumerGeneration?: boolean;
+}
+
+/** A consumer locked for this transaction. */
+export interface LockedConsumer {
+  readonly id: number;
+  readonly uuid: string;
+  readonly isNew: boolean;
+}
+
+/** Canonicalises and validates the request shape. @throws BadRequestError. */
+export function normalizeInputsOrThrow(
+  inputs: readonly ConsumerAllocationsInput[],
+): ConsumerAllocationsInput[] {
+  const seen = new Set<string>();
+  return inputs.map((c) => {
+    const consumerUuid = normalizeUuidOrThrow(c.consumerUuid, 'consumer uuid');
+    if (seen.has(consumerUuid)) {
+      throw new BadRequestError(`Consumer ${consumerUuid} appears more than once in the request.`);
+    }
+    seen.add(consumerUuid);
+    if (c.consumerType !== undefined && c.consumerType !== null) {
+      assertConsumerTypeOrThrow(c.consumerType);
+    }
+    for (const id of [c.projectId, c.userId]) {
+      if (id !== undefined && id !== null && (id.length === 0 || id.length > 255)) {
+        throw new BadRequestError('project_id and user_id must be 1 to 255 characters.');
+      }
+    }
+    const providers = new Set<string>();
+    const allocations = c.allocations.map((a) => {
+      const providerUuid = normalizeUuidOrThrow(a.providerUuid, 'resource provider uuid');
+      if (providers.has(providerUuid)) {
+        throw new BadRequestError(
+          `Resource provider ${providerUuid} appears twice in the allocations of ${consumerUuid}.`,
+        );
+      }
+      providers.add(providerUuid);
+      const entries = Object.entries(a.resources);
+      if (entries.length === 0) {
+        throw new BadRequestError(
+          `Allocation of ${consumerUuid} on ${providerUuid} has no resources.`,
+        );
+      }
+      for (const [rc, amount] of entries) {
+        if (!Number.isInteger(amount) || amount < 1 || amount > 2147483647) {
+          throw new BadRequestError(
+            `Invalid amount ${amount} of ${rc} for consumer ${consumerUuid}: it must be an integer from 1 to 2147483647.`,
+          );
+        }
+      }
+      return { providerUuid, resources: a.resources };
+    });
+    return { ...c, consumerUuid, allocations };
+  });
+}
+
+/**
+ * Locks (or creates) every consumer of the request in uuid order and checks generations.
+ * @throws ConcurrentUpdateError on a generation mismatch.
+ */
+export async function lockConsumers(
+  em: EntityManager,
+  inputs: readonly ConsumerAllocationsInput[],
+  opts: AllocationWriteOptions,
+): Promise<Map<string, LockedConsumer>> {
+  const check = opts.checkConsumerGeneration ?? true;
+  const sorted = [...inputs].sort((a, b) => a.consumerUuid.localeCompare(b.consumerUuid));
+  const projects = await ensureProjects(
+    em,
+    sorted.map((c) => c.projectId ?? INCOMPLETE_CONSUMER_ID),
+  );
+  const users = await ensureUsers(
+    em,
+    sorted.map((c) => c.userId ?? INCOMPLETE_CONSUMER_ID),
+  );
+  const out = new Map<string, LockedConsumer>();
+  for (const c of sorted) {
+    const rows: { id: number; generation: number }[] = await em.query(
+      'SELECT id, generation FROM consumers WHERE uuid = $1 FOR UPDATE',
+      [c.consumerUuid],
+    );
+    const existing = rows[0];
+    if (existing) {
+      if (check && c.consumerGeneration !== existing.generation) {
+        throw new ConcurrentUpdateError(
+          `consumer generation conflict - expected ${existing.generation} but got ${c.consumerGeneration ?? null}`,
+        );
+      }
+      out.set(c.consumerUuid, { id: existing.id, uuid: c.consumerUuid, isNew: false });
+      continue;
+    }
+    if (check && c.consumerGeneration !== null && c.consumerGeneration !== undefined) {
+      throw new ConcurrentUpdateError(
+        `consumer generation conflict - expected null but got ${c.consumerGeneration}`,
+      );
+    }
+    const inserted: { id: number }[] = await em.query(
+      `INSERT INTO consumers (uuid, project_id, user_id, generation) VALUES ($1, $2, $3, 0)
+       ON CONFLICT (uuid) DO NOTHING RETURNING id`,
+      [
+        c.consumerUuid,
+        projects.get(c.projectId ?? INCOMPLETE_CONSUMER_ID),
+        users.get(c.userId ?? INCOMPLETE_CONSUMER_ID),
+      ],
+    );
+    if (!inserted[0]) {
+      throw new ConcurrentUpdateError(
+        `consumer generation conflict - consumer ${c.consumerUuid} was created concurrently; expected null`,
+      );
+    }
+    out.set(c.consumerUuid, { id: inserted[0].id, uuid: c.consumerUuid, isNew: true });
+  }
+  return out;
+}
+
+/**
+ * Resolves provider uuids and locks them, together with the providers the consumers currently
+ * allocate from, incrementing every generation in id order.
+ * @returns uuid -> id for the requested providers, and every locked id.
+ * @throws BadRequestError for unknown providers.
+ */
+export async function lockProviders(
+  em: EntityManager,
+  providerUuids: readonly string[],
+  consumerIds: readonly number[],
+  extraIds: readonly number[] = [],
+): Promise<{ byUuid: Map<string, number>; locked: number[]; generations: Map<number, number> }> {
+  const unique = [...new Set(providerUuids)];
+  const rows: { id: number; uuid: string }[] = await em.query(
+    'SELECT id, uuid FROM resource_providers WHERE uuid = ANY($1::uuid[])',
+    [unique],
+  );
+  const byUuid = new Map(rows.map((r) => [r.uuid, r.id]));
+  const missing = unique.filter((u) => !byUuid.has(u));
+  if (missing.length > 0) {
+    throw new BadRequestError(
+      `Allocation for resource provider '${missing.sort().join(', ')}' that does not exist.`,
+    );
+  }
+  const current: { resource_provider_id: number }[] = await em.query(
+    'SELECT DISTINCT resource_provider_id FROM allocations WHERE consumer_id = ANY($1::int[])',
+    [consumerIds],
+  );
+  const ids = [...byUuid.values(), ...current.map((r) => r.resource_provider_id), ...extraIds];
+  const generations = await bumpProviderGenerationsById(em, ids);
+  for (const [uuid, id] of byUuid) {
+    if (!generations.has(id)) {
+      throw new ConflictError(`Resource provider ${uuid} was deleted concurrently; retry.`);
+    }
+  }
+  return { byUuid, locked: [...generations.keys()], generations };
+}
+
+/** Deletes the current allocations of these consumers. */
+export async function deleteAllocationsOf(
+  em: EntityManager,
+  consumerIds: readonly number[],
+): Promise<void> {
+  await em.query('DELETE FROM allocations WHERE consumer_id = ANY($1::int[])', [consumerIds]);
+}
+
+/**
+ * Inserts the new allocations after checking inventory presence, min/max/step and capacity
+ * (usage counted after the consumers' previous allocations were deleted, amounts summed per
+ * provider and class across the whole request). Providers must be locked.
+ * @throws ConflictError (Placement's InvalidInventory family) naming class and provider.
+ */
+export async function insertAllocations(
+  em: EntityManager,
+  inputs: readonly ConsumerAllocationsInput[],
+  consumers: ReadonlyMap<string, LockedConsumer>,
+  providers: ReadonlyMap<string, number>,
+): Promise<void> {
+  const flat = inputs.flatMap((c) =>
+    c.allocations.flatMap((a) =>
+      Object.entries(a.resources).map(([rc, used]) => ({
+        consumerId: consumers.get(c.consumerUuid)!.id,
+        providerUuid: a.providerUuid,
+        providerId: providers.get(a.providerUuid)!,
+        rc,
+        used,
+      })),
+    ),
+  );
+  if (flat.length === 0) {
+    return;
+  }
+  const classIds = await classIdsOrThrow(
+    em,
+    flat.map((f) => f.rc),
+    'allocation',
+  );
+  const invRows: {
+    resource_provider_id: number;
+    resource_class_id: number;
+    total: number;
+    reserved: number;
+    min_unit: number;
+    max_unit: number;
+    step_size: number;
+    allocation_ratio: number;
+    used: number;
+  }[] = await em.query(
+    `SELECT i.resource_provider_id, i.resource_class_id, i.total, i.reserved, i.min_unit, i.max_unit,
+            i.step_size, i.allocation_ratio,
+            COALESCE((SELECT sum(a.used) FROM allocations a WHERE a.resource_provider_id = i.resource_provider_id
+                      AND a.resource_class_id = i.resource_class_id), 0) AS used
+     FROM inventories i WHERE i.resource_provider_id = ANY($1::int[])`,
+    [[...new Set(flat.map((f) => f.providerId))]],
+  );
+  const inv = new Map(invRows.map((r) => [`${r.resource_provider_id}:${r.resource_class_id}`, r]));
+  const requested = new Map<string, number>();
+  for (const f of flat) {
+    const key = `${f.providerId}:${classIds.get(f.rc)}`;
+    const row = inv.get(key);
+    if (!row) {
+      throw new ConflictError(
+        `Unable to allocate inventory: Inventory for '${f.rc}' on resource provider '${f.providerUuid}' invalid.`,
+      );
+    }
+    if (f.used < row.min_unit || f.used > row.max_unit || f.used % row.step_size !== 0) {
+      throw new ConflictError(
+        `Unable to allocate inventory: Unable to create allocation for '${f.rc}' on resource provider '${f.providerUuid}'. The requested amount would violate inventory constraints (min_unit ${row.min_unit}, max_unit ${row.max_unit}, step_size ${row.step_size}; requested ${f.used}).`,
+      );
+    }
+    requested.set(key, (requested.get(key) ?? 0) + f.used);
+  }
+  for (const f of flat) {
+    const key = `${f.providerId}:${classIds.get(f.rc)}`;
+    const row = inv.get(key)!;
+    const cap = (row.total - row.reserved) * row.allocation_ratio;
+    if (row.used + requested.get(key)! > cap) {
+      throw new ConflictError(
+        `Unable to allocate inventory: Unable to create allocation for '${f.rc}' on resource provider '${f.providerUuid}'. The requested amount would exceed the capacity (capacity ${capacityOf({ total: row.total, reserved: row.reserved, allocationRatio: row.allocation_ratio })}, used ${row.used}, requested ${requested.get(key)}).`,
+      );
+    }
+  }
+  await em.query(
+    `INSERT INTO allocations (resource_provider_id, consumer_id, resource_class_id, used)
+     SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::int[])`,
+    [
+      flat.map((f) => f.providerId),
+      flat.map((f) => f.consumerId),
+      flat.map((f) => classIds.get(f.rc)),
+      flat.map((f) => f.used),
+    ],
+  );
+}
+
+/**
+ * Updates project/user/type and increments the generation of consumers that keep allocations;
+ * deletes consumers left without any (Placement deletes empty consumers).
+ */
+export async function finishConsumers(
+  em: EntityManager,
+  inputs: readonly ConsumerAllocationsInput[],
+  consumers: ReadonlyMap<string, LockedConsumer>,
+): Promise<void> {
+  const projects = await ensureProjects(
+    em,
+    inputs.map((c) => c.projectId ?? INCOMPLETE_CONSUMER_ID),
+  );
+  const users = await ensureUsers(
+    em,
+    inputs.map((c) => c.userId ?? INCOMPLETE_CONSUMER_ID),
+  );
+  const types = await ensureConsumerTypes(
+    em,
+    inputs.flatMap((c) => (c.consumerType ? [c.consumerType] : [])),
+  );
+  for (const c of inputs) {
+    const locked = consumers.get(c.consumerUuid)!;
+    if (c.allocations.length === 0) {
+      await em.query('DELETE FROM consumers WHERE id = $1', [locked.id]);
+      continue;
+    }
+    // Before 1.8 an existing consumer keeps its project/user when none is given.
+    const keepOwner = !locked.isNew && (c.projectId === undefined || c.projectId === null);
+    await em.query(
+      `UPDATE consumers SET generation = generation + 1, updated_at = now(),
+         project_id = CASE WHEN $5 THEN project_id ELSE $2 END,
+         user_id = CASE WHEN $5 THEN user_id ELSE $3 END,
+         consumer_type_id = CASE WHEN $6 THEN $4::int ELSE consumer_type_id END
+       WHERE id = $1`,
+      [
+        locked.id,
+        projects.get(c.projectId ?? INCOMPLETE_CONSUMER_ID),
+        users.get(c.userId ?? INCOMPLETE_CONSUMER_ID),
+        c.consumerType ? types.get(c.consumerType) : null,
+        keepOwner,
+        c.consumerType !== undefined,
+      ],
+    );
+  }
+}

@@ -1,0 +1,208 @@
+// Allocations: replace a consumer's allocations atomically (one or many consumers), read them by
+// consumer or provider, delete them (upstream: objects/allocation.py, handlers/allocation.py).
+import type { DataSource, EntityManager } from 'typeorm';
+import {
+  type AllocationWriteOptions,
+  type ConsumerAllocationsInput,
+  deleteAllocationsOf,
+  finishConsumers,
+  insertAllocations,
+  lockConsumers,
+  lockProviders,
+  normalizeInputsOrThrow,
+} from './allocation-write';
+import { type ChangeBus, writeTransaction } from './change-bus';
+import { consumersById, consumersByUuid } from './consumer';
+import { NotFoundError } from './errors';
+import type { ResourceProviderService } from './resource-provider';
+import type { AllocationRecord, ConsumerRecord, ResourceProviderRecord } from './types';
+import { isUuid, normalizeUuidOrThrow } from './uuid';
+
+/** Hook run inside the write transaction after allocations are written (quota enforcement). */
+export type AllocationGuard = (
+  em: EntityManager,
+  inputs: readonly ConsumerAllocationsInput[],
+) => Promise<void>;
+
+const ALLOC_SELECT = `
+  SELECT a.resource_provider_id, rp.uuid AS provider_uuid, rp.generation AS provider_generation,
+         a.consumer_id, c.uuid AS consumer_uuid, rc.name AS resource_class, a.used
+  FROM allocations a
+  JOIN resource_providers rp ON rp.id = a.resource_provider_id
+  JOIN consumers c ON c.id = a.consumer_id
+  JOIN resource_classes rc ON rc.id = a.resource_class_id`;
+
+interface AllocRow {
+  resource_provider_id: number;
+  provider_uuid: string;
+  provider_generation: number;
+  consumer_id: number;
+  consumer_uuid: string;
+  resource_class: string;
+  used: number;
+}
+
+const toRecord = (r: AllocRow): AllocationRecord => ({
+  resourceProviderId: r.resource_provider_id,
+  resourceProviderUuid: r.provider_uuid,
+  resourceProviderGeneration: r.provider_generation,
+  consumerId: r.consumer_id,
+  consumerUuid: r.consumer_uuid,
+  resourceClass: r.resource_class,
+  used: r.used,
+});
+
+/** Allocation operations. */
+export class AllocationService {
+  private readonly guards: AllocationGuard[] = [];
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly bus: ChangeBus,
+    private readonly providers: ResourceProviderService,
+  ) {}
+
+  /** Adds a check run in every allocation write transaction (e.g. quota). */
+  addGuard(guard: AllocationGuard): void {
+    this.guards.push(guard);
+  }
+
+  /**
+   * Atomically replaces the allocations of every consumer in `inputs` (POST /allocations,
+   * PUT /allocations/{consumer}). An empty list removes a consumer's allocations and the consumer.
+   * @throws BadRequestError (shape, unknown provider or class); ConcurrentUpdateError (consumer
+   *   generation); ConflictError (inventory missing, unit constraints, capacity).
+   */
+  async set(
+    inputs: readonly ConsumerAllocationsInput[],
+    opts: AllocationWriteOptions = {},
+  ): Promise<ConsumerRecord[]> {
+    const normalized = normalizeInputsOrThrow(inputs);
+    if (normalized.length === 0) {
+      return [];
+    }
+    return writeTransaction(this.ds, this.bus, async (em, changes) => {
+      await this.setIn(em, normalized, opts, changes.providers.bind(changes));
+      const byUuid = await consumersByUuid(
+        em,
+        normalized.map((c) => c.consumerUuid),
+      );
+      return normalized.flatMap((c) => {
+        const rec = byUuid.get(c.consumerUuid);
+        return rec ? [rec] : [];
+      });
+    });
+  }
+
+  /**
+   * The allocation write inside a caller's transaction (reshaper). `beforeInsert` runs after the
+   * old allocations are deleted and the providers locked.
+   */
+  async setIn(
+    em: EntityManager,
+    normalized: readonly ConsumerAllocationsInput[],
+    opts: AllocationWriteOptions,
+    touched: (ids: number[]) => void,
+    extraProviderIds: readonly number[] = [],
+    beforeInsert?: (generations: ReadonlyMap<number, number>) => Promise<void>,
+  ): Promise<void> {
+    const consumers = await lockConsumers(em, normalized, opts);
+    const consumerIds = [...consumers.values()].map((c) => c.id);
+    const providerUuids = normalized.flatMap((c) => c.allocations.map((a) => a.providerUuid));
+    const { byUuid, locked, generations } = await lockProviders(
+      em,
+      providerUuids,
+      consumerIds,
+      extraProviderIds,
+    );
+    await deleteAllocationsOf(em, consumerIds);
+    await beforeInsert?.(generations);
+    await insertAllocations(em, normalized, consumers, byUuid);
+    await finishConsumers(em, normalized, consumers);
+    for (const guard of this.guards) {
+      await guard(em, normalized);
+    }
+    touched(locked);
+  }
+
+  /** A consumer and its allocations (empty when unknown). */
+  async forConsumer(
+    uuid: string,
+  ): Promise<{ consumer: ConsumerRecord | null; allocations: AllocationRecord[] }> {
+    const id = normalizeUuidOrThrow(uuid, 'consumer uuid');
+    const consumer = (await consumersByUuid(this.ds.manager, [id])).get(id) ?? null;
+    if (!consumer) {
+      return { consumer: null, allocations: [] };
+    }
+    return { consumer, allocations: await this.byConsumerIds([consumer.id]) };
+  }
+
+  /** A provider and the allocations against it. @throws NotFoundError. */
+  async forProvider(
+    uuid: string,
+  ): Promise<{ provider: ResourceProviderRecord; allocations: AllocationRecord[] }> {
+    const provider = await this.providers.get(uuid);
+    return { provider, allocations: await this.byProviderIds([provider.id]) };
+  }
+
+  /** Allocations of many consumers (DataLoader batch), ordered by consumer, provider, class. */
+  async byConsumerIds(ids: readonly number[]): Promise<AllocationRecord[]> {
+    const rows: AllocRow[] = await this.ds.query(
+      `${ALLOC_SELECT} WHERE a.consumer_id = ANY($1::int[]) ORDER BY a.consumer_id, a.resource_provider_id, a.resource_class_id`,
+      [ids],
+    );
+    return rows.map(toRecord);
+  }
+
+  /** Allocations against many providers (DataLoader batch). */
+  async byProviderIds(ids: readonly number[]): Promise<AllocationRecord[]> {
+    const rows: AllocRow[] = await this.ds.query(
+      `${ALLOC_SELECT} WHERE a.resource_provider_id = ANY($1::int[]) ORDER BY a.resource_provider_id, a.consumer_id, a.resource_class_id`,
+      [ids],
+    );
+    return rows.map(toRecord);
+  }
+
+  /** Consumers by internal id, in order (DataLoader batch). */
+  consumersByIds(ids: readonly number[]): Promise<(ConsumerRecord | null)[]> {
+    return consumersById(this.ds.manager, ids);
+  }
+
+  /** The consumer with `uuid`, or null. */
+  async findConsumer(uuid: string): Promise<ConsumerRecord | null> {
+    if (!isUuid(uuid)) {
+      return null;
+    }
+    const id = normalizeUuidOrThrow(uuid);
+    return (await consumersByUuid(this.ds.manager, [id])).get(id) ?? null;
+  }
+
+  /**
+   * Deletes every allocation of the consumer, and the consumer (DELETE /allocations/{uuid}).
+   * @throws NotFoundError when the consumer has no allocations.
+   */
+  async deleteForConsumer(uuid: string): Promise<void> {
+    const id = normalizeUuidOrThrow(uuid, 'consumer uuid');
+    await writeTransaction(this.ds, this.bus, async (em, changes) => {
+      const rows: { id: number }[] = await em.query(
+        'SELECT id FROM consumers WHERE uuid = $1 FOR UPDATE',
+        [id],
+      );
+      const consumer = rows[0];
+      const providers: { resource_provider_id: number }[] = consumer
+        ? await em.query(
+            'SELECT DISTINCT resource_provider_id FROM allocations WHERE consumer_id = $1',
+            [consumer.id],
+          )
+        : [];
+      if (!consumer || providers.length === 0) {
+        throw new NotFoundError(`No allocations for consumer '${id}'`);
+      }
+      const ids = providers.map((p) => p.resource_provider_id);
+      const { locked } = await lockProviders(em, [], [], ids);
+      await em.query('DELETE FROM allocations WHERE consumer_id = $1', [consumer.id]);
+      await em.query('DELETE FROM consumers WHERE id = $1', [consumer.id]);
+      changes.providers(locked);
+    });
+  }
+}

@@ -1,0 +1,155 @@
+// Change notifications: every write transaction records which providers it touched; after commit
+// the change is published in-process at once and, through PostgreSQL NOTIFY (sent inside the
+// transaction, so delivered only on commit and in commit order), to every other replica.
+import { randomUUID } from 'node:crypto';
+import type { DataSource, EntityManager } from 'typeorm';
+import { ConcurrentUpdateError, ConflictError, UnavailableError } from './errors';
+
+/** What changed. 'providers': rows, inventories, usage, traits or aggregates of these ids. */
+export type Change =
+  | { readonly kind: 'providers'; readonly ids: readonly number[] }
+  | { readonly kind: 'aggregates' }
+  | { readonly kind: 'all' };
+
+/** PostgreSQL channel carrying changes between replicas. */
+export const CHANGE_CHANNEL = 'berth_changes';
+const MAX_PAYLOAD = 7000;
+
+/** A listener of changes (the candidate index, caches). */
+export type ChangeListener = (change: Change, origin: 'local' | 'remote') => void;
+
+/** Fans changes out to in-process listeners and to other replicas. */
+export class ChangeBus {
+  /** Identifies this process in NOTIFY payloads, so it can ignore its own echoes. */
+  readonly origin = randomUUID();
+  private readonly listeners = new Set<ChangeListener>();
+
+  /** Registers a listener; returns the function that removes it. */
+  subscribe(fn: ChangeListener): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** Delivers a change to in-process listeners. */
+  publish(change: Change, origin: 'local' | 'remote'): void {
+    for (const fn of this.listeners) {
+      fn(change, origin);
+    }
+  }
+
+  /** Payload for NOTIFY; oversized provider lists degrade to 'all'. */
+  encode(change: Change): string {
+    const body = JSON.stringify({ o: this.origin, c: change });
+    return body.length <= MAX_PAYLOAD
+      ? body
+      : JSON.stringify({ o: this.origin, c: { kind: 'all' } });
+  }
+
+  /** Parses a NOTIFY payload; undefined for our own echoes or garbage. */
+  decode(payload: string): Change | undefined {
+    try {
+      const msg = JSON.parse(payload) as { o?: string; c?: Change };
+      if (!msg.c || msg.o === this.origin) {
+        return undefined;
+      }
+      return msg.c;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/** Collects the changes of one transaction. */
+export class ChangeSet {
+  private readonly ids = new Set<number>();
+  private aggregates = false;
+  private all = false;
+
+  /** Marks providers as changed. */
+  providers(ids: Iterable<number>): void {
+    for (const id of ids) {
+      this.ids.add(id);
+    }
+  }
+
+  /** Marks aggregate metadata as changed. */
+  aggregateMetadata(): void {
+    this.aggregates = true;
+  }
+
+  /** Marks everything as changed (reset). */
+  everything(): void {
+    this.all = true;
+  }
+
+  /** The changes to publish, coarsest first. */
+  changes(): Change[] {
+    if (this.all) {
+      return [{ kind: 'all' }];
+    }
+    const out: Change[] = [];
+    if (this.ids.size > 0) {
+      out.push({ kind: 'providers', ids: [...this.ids].sort((a, b) => a - b) });
+    }
+    if (this.aggregates) {
+      out.push({ kind: 'aggregates' });
+    }
+    return out;
+  }
+}
+
+/**
+ * Runs `fn` in a transaction, NOTIFYing the changes it records before commit and publishing them
+ * in-process after commit (so this replica reads its own writes at once).
+ */
+export async function writeTransaction<T>(
+  ds: DataSource,
+  bus: ChangeBus,
+  fn: (em: EntityManager, changes: ChangeSet) => Promise<T>,
+): Promise<T> {
+  const changes = new ChangeSet();
+  let result: T;
+  try {
+    result = await ds.transaction(async (em) => {
+      const value = await fn(em, changes);
+      for (const change of changes.changes()) {
+        await em.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, bus.encode(change)]);
+      }
+      return value;
+    });
+  } catch (err) {
+    throw translateDatabaseError(err);
+  }
+  for (const change of changes.changes()) {
+    bus.publish(change, 'local');
+  }
+  return result;
+}
+
+/**
+ * Maps the database errors a correct write can still meet under concurrency to domain errors:
+ * deadlock/serialization -> concurrent update (retryable), a row deleted under us -> conflict,
+ * a lost connection -> unavailable (retryable). Anything else is returned unchanged.
+ */
+export function translateDatabaseError(err: unknown): unknown {
+  const code = (err as { code?: string }).code;
+  switch (code) {
+    case '40P01':
+    case '40001':
+      return new ConcurrentUpdateError(
+        'Inventory and/or allocations changed while attempting to write (concurrent transaction); retry.',
+      );
+    case '23503':
+      return new ConflictError('A referenced object was deleted concurrently; re-read and retry.');
+    case '57P01':
+    case '57P02':
+    case '57P03':
+    case '08006':
+    case '08003':
+    case 'ECONNREFUSED':
+    case 'ECONNRESET':
+      return new UnavailableError('The database is temporarily unavailable; retry.');
+    default:
+      return err;
+  }
+}

@@ -1,0 +1,406 @@
+// Inventories of a provider: list, replace all, add, update or delete one
+// (upstream: objects/inventory.py and the inventory half of objects/resource_provider.py).
+import type { DataSource, EntityManager } from 'typeorm';
+import { type ChangeBus, writeTransaction } from './change-bus';
+import { BadRequestError, ConflictError, InventoryInUseError, NotFoundError } from './errors';
+import { bumpProviderGeneration, type LockedProvider } from './generation';
+import type { ResourceProviderService } from './resource-provider';
+import { capacityOf, type InventoryRecord, type ResourceProviderRecord } from './types';
+
+/** Largest value of a 32-bit inventory column (Placement's db constant MAX_INT). */
+export const MAX_INT = 2147483647;
+/** Largest allocation ratio (SQL single-precision float max). */
+export const MAX_ALLOCATION_RATIO = 3.40282e38;
+
+/** One inventory as written by a client (defaults applied by {@link normalizeInventory}). */
+export interface InventoryInput {
+  readonly resourceClass: string;
+  readonly total: number;
+  readonly reserved?: number;
+  readonly minUnit?: number;
+  readonly maxUnit?: number;
+  readonly stepSize?: number;
+  readonly allocationRatio?: number;
+}
+
+type Normalized = Required<InventoryInput>;
+
+/** Options mirroring microversion differences. */
+export interface InventoryWriteOptions {
+  /** Placement >= 1.26 lets reserved equal total (capacity 0); older versions need capacity > 0. */
+  readonly allowZeroCapacity?: boolean;
+}
+
+function intIn(name: string, v: number, min: number, rc: string): void {
+  if (!Number.isInteger(v) || v < min || v > MAX_INT) {
+    throw new BadRequestError(
+      `Bad inventory ${rc}: ${name} must be an integer from ${min} to ${MAX_INT} (got ${v}).`,
+    );
+  }
+}
+
+/**
+ * Applies defaults and checks the value rules of one inventory.
+ * @throws BadRequestError naming the class and the rule broken.
+ */
+export function normalizeInventory(
+  inv: InventoryInput,
+  opts: InventoryWriteOptions = {},
+): Normalized {
+  const rc = inv.resourceClass;
+  const n: Normalized = {
+    resourceClass: rc,
+    total: inv.total,
+    reserved: inv.reserved ?? 0,
+    minUnit: inv.minUnit ?? 1,
+    maxUnit: inv.maxUnit ?? MAX_INT,
+    stepSize: inv.stepSize ?? 1,
+    allocationRatio: inv.allocationRatio ?? 1,
+  };
+  intIn('total', n.total, 1, rc);
+  intIn('reserved', n.reserved, 0, rc);
+  intIn('min_unit', n.minUnit, 1, rc);
+  intIn('max_unit', n.maxUnit, 1, rc);
+  intIn('step_size', n.stepSize, 1, rc);
+  if (
+    !Number.isFinite(n.allocationRatio) ||
+    n.allocationRatio <= 0 ||
+    n.allocationRatio > MAX_ALLOCATION_RATIO
+  ) {
+    throw new BadRequestError(
+      `Bad inventory ${rc}: allocation_ratio must be a number greater than 0 (got ${n.allocationRatio}).`,
+    );
+  }
+  if (n.minUnit > n.maxUnit) {
+    throw new BadRequestError(
+      `Bad inventory ${rc}: min_unit (${n.minUnit}) must not exceed max_unit (${n.maxUnit}).`,
+    );
+  }
+  const capacity = capacityOf(n);
+  if (opts.allowZeroCapacity === false ? capacity <= 0 : n.reserved > n.total || capacity < 0) {
+    throw new BadRequestError(
+      opts.allowZeroCapacity === false
+        ? `Invalid inventory for ${rc}: the reserved value (${n.reserved}) must be less than the total (${n.total}), leaving capacity above 0.`
+        : `Invalid inventory for ${rc}: the reserved value (${n.reserved}) is greater than the total (${n.total}).`,
+    );
+  }
+  return n;
+}
+
+interface InvRow {
+  resource_provider_id: number;
+  resource_class: string;
+  total: number;
+  reserved: number;
+  min_unit: number;
+  max_unit: number;
+  step_size: number;
+  allocation_ratio: number;
+  used: number;
+  updated_at: Date;
+}
+
+/** Inventories (with usage) of providers, by provider id then class id. */
+export async function inventoriesOf(
+  em: EntityManager,
+  providerIds: readonly number[],
+): Promise<InventoryRecord[]> {
+  const rows: InvRow[] = await em.query(
+    `SELECT i.resource_provider_id, c.name AS resource_class, i.total, i.reserved, i.min_unit, i.max_unit,
+            i.step_size, i.allocation_ratio, i.updated_at,
+            COALESCE((SELECT sum(a.used) FROM allocations a
+                      WHERE a.resource_provider_id = i.resource_provider_id
+                        AND a.resource_class_id = i.resource_class_id), 0) AS used
+     FROM inventories i JOIN resource_classes c ON c.id = i.resource_class_id
+     WHERE i.resource_provider_id = ANY($1::int[])
+     ORDER BY i.resource_provider_id, i.resource_class_id`,
+    [providerIds],
+  );
+  return rows.map((r) => ({
+    resourceProviderId: r.resource_provider_id,
+    resourceClass: r.resource_class,
+    total: r.total,
+    reserved: r.reserved,
+    minUnit: r.min_unit,
+    maxUnit: r.max_unit,
+    stepSize: r.step_size,
+    allocationRatio: r.allocation_ratio,
+    capacity: capacityOf({
+      total: r.total,
+      reserved: r.reserved,
+      allocationRatio: r.allocation_ratio,
+    }),
+    used: r.used,
+    updatedAt: r.updated_at,
+  }));
+}
+
+/**
+ * Resolves class names to ids, locking them against deletion (FOR KEY SHARE).
+ * @throws BadRequestError naming unknown classes.
+ */
+export async function classIdsOrThrow(
+  em: EntityManager,
+  names: readonly string[],
+  context: string,
+): Promise<Map<string, number>> {
+  const unique = [...new Set(names)];
+  if (unique.length === 0) {
+    return new Map();
+  }
+  const rows: { id: number; name: string }[] = await em.query(
+    'SELECT id, name FROM resource_classes WHERE name = ANY($1::text[]) FOR KEY SHARE',
+    [unique],
+  );
+  const map = new Map(rows.map((r) => [r.name, r.id]));
+  const missing = unique.filter((n) => !map.has(n));
+  if (missing.length > 0) {
+    throw new BadRequestError(
+      `Unknown resource class in ${context}: ${missing.sort().join(', ')}.`,
+    );
+  }
+  return map;
+}
+
+/** A provider with its inventories. */
+export interface ProviderInventories {
+  readonly provider: ResourceProviderRecord;
+  readonly inventories: InventoryRecord[];
+}
+
+/** Inventory operations. */
+export class InventoryService {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly bus: ChangeBus,
+    private readonly providers: ResourceProviderService,
+  ) {}
+
+  /** The provider's inventories with usage. @throws NotFoundError. */
+  async list(uuid: string, em: EntityManager = this.ds.manager): Promise<ProviderInventories> {
+    const provider = await this.providers.get(uuid, em);
+    return { provider, inventories: await inventoriesOf(em, [provider.id]) };
+  }
+
+  /**
+   * Replaces all inventories (PUT /resource_providers/{uuid}/inventories).
+   * @throws NotFoundError; ConcurrentUpdateError; BadRequestError; InventoryInUseError.
+   */
+  async setAll(
+    uuid: string,
+    generation: number,
+    inventories: readonly InventoryInput[],
+    opts: InventoryWriteOptions = {},
+  ): Promise<ProviderInventories> {
+    const normalized = inventories.map((i) => normalizeInventory(i, opts));
+    const seen = new Set<string>();
+    for (const inv of normalized) {
+      if (seen.has(inv.resourceClass)) {
+        throw new BadRequestError(`Duplicate resource class ${inv.resourceClass} in inventories.`);
+      }
+      seen.add(inv.resourceClass);
+    }
+    return this.write(uuid, generation, async (em, rp) => {
+      await this.replace(em, rp, normalized, 'all');
+    });
+  }
+
+  /** Sets one inventory in one transaction with the caller's other writes (reshaper). */
+  async setAllIn(
+    em: EntityManager,
+    rp: LockedProvider,
+    inventories: readonly InventoryInput[],
+    opts: InventoryWriteOptions = {},
+  ): Promise<void> {
+    await this.replace(
+      em,
+      rp,
+      inventories.map((i) => normalizeInventory(i, opts)),
+      'all',
+    );
+  }
+
+  /**
+   * Adds one inventory of a class the provider does not have yet (POST .../inventories).
+   * @throws ConflictError when it exists already; NotFoundError; BadRequestError.
+   */
+  async add(
+    uuid: string,
+    inv: InventoryInput,
+    opts: InventoryWriteOptions = {},
+  ): Promise<ProviderInventories> {
+    const n = normalizeInventory(inv, opts);
+    return this.write(uuid, null, async (em, rp) => {
+      const ids = await classIdsOrThrow(em, [n.resourceClass], 'inventory');
+      const exists: unknown[] = await em.query(
+        'SELECT 1 FROM inventories WHERE resource_provider_id = $1 AND resource_class_id = $2',
+        [rp.id, ids.get(n.resourceClass)],
+      );
+      if (exists.length > 0) {
+        throw new ConflictError(
+          `Unable to create inventory for resource provider ${rp.uuid}: Inventory for ${n.resourceClass} already exists.`,
+        );
+      }
+      await this.replace(em, rp, [n], 'merge');
+    });
+  }
+
+  /**
+   * Updates one existing inventory (PUT .../inventories/{class}).
+   * @throws NotFoundError (provider or inventory); ConcurrentUpdateError; InventoryInUseError.
+   */
+  async update(
+    uuid: string,
+    generation: number,
+    inv: InventoryInput,
+    opts: InventoryWriteOptions = {},
+  ): Promise<ProviderInventories> {
+    const n = normalizeInventory(inv, opts);
+    return this.write(uuid, generation, async (em, rp) => {
+      const ids = await classIdsOrThrow(em, [n.resourceClass], 'inventory');
+      const exists: unknown[] = await em.query(
+        'SELECT 1 FROM inventories WHERE resource_provider_id = $1 AND resource_class_id = $2',
+        [rp.id, ids.get(n.resourceClass)],
+      );
+      if (exists.length === 0) {
+        throw new BadRequestError(
+          `No inventory record with resource class ${n.resourceClass} for resource provider ${rp.uuid}.`,
+        );
+      }
+      await this.replace(em, rp, [n], 'merge');
+    });
+  }
+
+  /**
+   * Deletes one inventory; `generation` guards it when given.
+   * @throws NotFoundError; ConcurrentUpdateError; InventoryInUseError.
+   */
+  async delete(
+    uuid: string,
+    resourceClass: string,
+    generation?: number | null,
+  ): Promise<ProviderInventories> {
+    return this.write(uuid, generation ?? null, async (em, rp) => {
+      const rows: { id: number }[] = await em.query(
+        `SELECT i.id FROM inventories i JOIN resource_classes c ON c.id = i.resource_class_id
+         WHERE i.resource_provider_id = $1 AND c.name = $2`,
+        [rp.id, resourceClass],
+      );
+      if (rows.length === 0) {
+        throw new NotFoundError(`No inventory of class ${resourceClass} found for delete`);
+      }
+      await this.assertUnused(em, rp, [resourceClass]);
+      await em.query('DELETE FROM inventories WHERE id = $1', [rows[0]!.id]);
+    });
+  }
+
+  /**
+   * Deletes every inventory of the provider (DELETE .../inventories, 1.5).
+   * @throws NotFoundError; ConcurrentUpdateError; InventoryInUseError.
+   */
+  async deleteAll(uuid: string, generation?: number | null): Promise<ProviderInventories> {
+    return this.write(uuid, generation ?? null, async (em, rp) => {
+      await this.replace(em, rp, [], 'all');
+    });
+  }
+
+  private async write(
+    uuid: string,
+    generation: number | null,
+    fn: (em: EntityManager, rp: LockedProvider) => Promise<void>,
+  ): Promise<ProviderInventories> {
+    return writeTransaction(this.ds, this.bus, async (em, changes) => {
+      const rp = await bumpProviderGeneration(em, uuid, generation);
+      await fn(em, rp);
+      changes.providers([rp.id]);
+      const provider = await this.providers.get(rp.uuid, em);
+      return { provider, inventories: await inventoriesOf(em, [rp.id]) };
+    });
+  }
+
+  private async assertUnused(
+    em: EntityManager,
+    rp: LockedProvider,
+    classes: readonly string[],
+  ): Promise<void> {
+    const rows: { name: string }[] = await em.query(
+      `SELECT DISTINCT c.name FROM allocations a JOIN resource_classes c ON c.id = a.resource_class_id
+       WHERE a.resource_provider_id = $1 AND c.name = ANY($2::text[]) ORDER BY c.name`,
+      [rp.id, classes],
+    );
+    if (rows.length > 0) {
+      throw new InventoryInUseError(
+        `Inventory for '${rows.map((r) => r.name).join(', ')}' on resource provider '${rp.uuid}' in use.`,
+      );
+    }
+  }
+
+  /**
+   * Writes `invs` to the (locked) provider. 'all' removes classes not listed; 'merge' keeps them.
+   * Refuses to remove a class with allocations or to shrink capacity below current usage.
+   */
+  private async replace(
+    em: EntityManager,
+    rp: LockedProvider,
+    invs: readonly Normalized[],
+    mode: 'all' | 'merge',
+  ): Promise<void> {
+    const ids = await classIdsOrThrow(
+      em,
+      invs.map((i) => i.resourceClass),
+      'inventory',
+    );
+    const current: { resource_class_id: number; name: string; used: number }[] = await em.query(
+      `SELECT i.resource_class_id, c.name,
+              COALESCE((SELECT sum(a.used) FROM allocations a WHERE a.resource_provider_id = i.resource_provider_id
+                        AND a.resource_class_id = i.resource_class_id), 0) AS used
+       FROM inventories i JOIN resource_classes c ON c.id = i.resource_class_id
+       WHERE i.resource_provider_id = $1`,
+      [rp.id],
+    );
+    if (mode === 'all') {
+      const removed = current.filter((c) => !ids.has(c.name));
+      if (removed.length > 0) {
+        await this.assertUnused(
+          em,
+          rp,
+          removed.map((r) => r.name),
+        );
+        await em.query(
+          'DELETE FROM inventories WHERE resource_provider_id = $1 AND resource_class_id = ANY($2::int[])',
+          [rp.id, removed.map((r) => r.resource_class_id)],
+        );
+      }
+    }
+    const usedBy = new Map(current.map((c) => [c.name, c.used]));
+    for (const inv of invs) {
+      const used = usedBy.get(inv.resourceClass) ?? 0;
+      if (used > capacityOf(inv)) {
+        throw new InventoryInUseError(
+          `Inventory for '${inv.resourceClass}' on resource provider '${rp.uuid}' in use: ${used} allocated exceeds the new capacity ${capacityOf(inv)}.`,
+        );
+      }
+    }
+    if (invs.length === 0) {
+      return;
+    }
+    await em.query(
+      `INSERT INTO inventories (resource_provider_id, resource_class_id, total, reserved, min_unit, max_unit, step_size, allocation_ratio)
+       SELECT $1::int, * FROM unnest($2::int[], $3::int[], $4::int[], $5::int[], $6::int[], $7::int[], $8::float8[])
+       ON CONFLICT (resource_provider_id, resource_class_id) DO UPDATE SET
+         total = EXCLUDED.total, reserved = EXCLUDED.reserved, min_unit = EXCLUDED.min_unit,
+         max_unit = EXCLUDED.max_unit, step_size = EXCLUDED.step_size,
+         allocation_ratio = EXCLUDED.allocation_ratio, updated_at = now()`,
+      [
+        rp.id,
+        invs.map((i) => ids.get(i.resourceClass)),
+        invs.map((i) => i.total),
+        invs.map((i) => i.reserved),
+        invs.map((i) => i.minUnit),
+        invs.map((i) => i.maxUnit),
+        invs.map((i) => i.stepSize),
+        invs.map((i) => i.allocationRatio),
+      ],
+    );
+  }
+}

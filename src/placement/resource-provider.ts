@@ -1,0 +1,373 @@
+// Resource providers: create, read, list with filters, update (re-parent), delete
+// (upstream: objects/resource_provider.py).
+
+import type { DataSource, EntityManager } from 'typeorm';
+import { rowsOf } from '../db/rows';
+import { type ChangeBus, writeTransaction } from './change-bus';
+import { BadRequestError, ConflictError, ErrorCode, NotFoundError } from './errors';
+import { type ProviderFilterSql, providerFilterSql } from './provider-filter';
+import type { ResourceProviderRecord } from './types';
+import { normalizeUuidOrThrow } from './uuid';
+
+/** Row shape of {@link PROVIDER_SELECT}. */
+export interface ProviderRow {
+  id: number;
+  uuid: string;
+  name: string;
+  generation: number;
+  root_provider_id: number;
+  parent_provider_id: number | null;
+  root_provider_uuid: string;
+  parent_provider_uuid: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** SELECT list + FROM for provider records (alias rp). */
+export const PROVIDER_SELECT = `
+  SELECT rp.id, rp.uuid, rp.name, rp.generation, rp.root_provider_id, rp.parent_provider_id,
+         root.uuid AS root_provider_uuid, parent.uuid AS parent_provider_uuid,
+         rp.created_at, rp.updated_at
+  FROM resource_providers rp
+  JOIN resource_providers root ON root.id = rp.root_provider_id
+  LEFT JOIN resource_providers parent ON parent.id = rp.parent_provider_id`;
+
+/** Converts a row of {@link PROVIDER_SELECT}. */
+export function toProviderRecord(r: ProviderRow): ResourceProviderRecord {
+  return {
+    id: r.id,
+    uuid: r.uuid,
+    name: r.name,
+    generation: r.generation,
+    rootProviderId: r.root_provider_id,
+    parentProviderId: r.parent_provider_id,
+    rootProviderUuid: r.root_provider_uuid,
+    parentProviderUuid: r.parent_provider_uuid,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+/** Input of {@link ResourceProviderService.create}. */
+export interface CreateProviderInput {
+  readonly name: string;
+  readonly uuid?: string;
+  readonly parentUuid?: string | null;
+}
+
+/** Input of {@link ResourceProviderService.update}. */
+export interface UpdateProviderInput {
+  readonly uuid: string;
+  readonly name: string;
+  /** undefined: leave the parent alone; null: make it a root (1.37). */
+  readonly parentUuid?: string | null;
+  /** When given, the update is refused unless it equals the current generation. */
+  readonly generation?: number;
+  /** Placement < 1.37 refuses re-parenting and un-parenting. */
+  readonly allowReparenting?: boolean;
+}
+
+function checkName(name: string): void {
+  if (name.length < 1 || name.length > 200) {
+    throw new BadRequestError(
+      `Invalid resource provider name '${name}': it must be 1 to 200 characters long.`,
+    );
+  }
+}
+
+function isUniqueViolation(err: unknown): err is { constraint?: string } {
+  return (err as { code?: string }).code === '23505';
+}
+
+/** Resource provider operations. */
+export class ResourceProviderService {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly bus: ChangeBus,
+  ) {}
+
+  /** The provider with `uuid`, or null (malformed uuids are simply not found). */
+  async find(
+    uuid: string,
+    em: EntityManager = this.ds.manager,
+  ): Promise<ResourceProviderRecord | null> {
+    let id: string;
+    try {
+      id = normalizeUuidOrThrow(uuid);
+    } catch {
+      return null;
+    }
+    const rows: ProviderRow[] = await em.query(`${PROVIDER_SELECT} WHERE rp.uuid = $1`, [id]);
+    return rows[0] ? toProviderRecord(rows[0]) : null;
+  }
+
+  /**
+   * The provider with `uuid`.
+   * @throws NotFoundError (placement.resource_provider.not_found).
+   */
+  async get(uuid: string, em: EntityManager = this.ds.manager): Promise<ResourceProviderRecord> {
+    const rp = await this.find(uuid, em);
+    if (!rp) {
+      throw new NotFoundError(
+        `No resource provider with uuid ${uuid} found`,
+        ErrorCode.RESOURCE_PROVIDER_NOT_FOUND,
+      );
+    }
+    return rp;
+  }
+
+  /** Providers by internal id, in the order asked (null where missing). */
+  async byIds(ids: readonly number[], em: EntityManager = this.ds.manager) {
+    const rows: ProviderRow[] = await em.query(`${PROVIDER_SELECT} WHERE rp.id = ANY($1::int[])`, [
+      ids,
+    ]);
+    const map = new Map(rows.map((r) => [r.id, toProviderRecord(r)]));
+    return ids.map((id) => map.get(id) ?? null);
+  }
+
+  /**
+   * Providers matching `filter`, by id, after `afterId`, at most `limit`.
+   * @throws BadRequestError for unknown resource classes or traits in the filter.
+   */
+  async list(
+    filter: ProviderFilterSql = {},
+    page: { afterId?: number; limit?: number } = {},
+    em: EntityManager = this.ds.manager,
+  ): Promise<ResourceProviderRecord[]> {
+    const built = await providerFilterSql(em, filter);
+    if (!built) {
+      return [];
+    }
+    const params = [...built.params];
+    const where = [...built.where];
+    if (page.afterId !== undefined) {
+      params.push(page.afterId);
+      where.push(`rp.id > $${params.length}`);
+    }
+    let sql = `${PROVIDER_SELECT} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY rp.id`;
+    if (page.limit !== undefined) {
+      params.push(page.limit);
+      sql += ` LIMIT $${params.length}`;
+    }
+    const rows: ProviderRow[] = await em.query(sql, params);
+    return rows.map(toProviderRecord);
+  }
+
+  /**
+   * Creates a provider (root, or child of `parentUuid`).
+   * @throws BadRequestError (bad name/uuid, missing parent); ConflictError (placement.duplicate_name).
+   */
+  async create(input: CreateProviderInput): Promise<ResourceProviderRecord> {
+    checkName(input.name);
+    const uuid = input.uuid
+      ? normalizeUuidOrThrow(input.uuid, 'resource provider uuid')
+      : undefined;
+    const parentUuid = input.parentUuid
+      ? normalizeUuidOrThrow(input.parentUuid, 'parent provider uuid')
+      : null;
+    try {
+      return await writeTransaction(this.ds, this.bus, async (em, changes) => {
+        let parent: { id: number; root_provider_id: number } | undefined;
+        if (parentUuid) {
+          // FOR KEY SHARE: the parent cannot be deleted until we commit.
+          const rows = await em.query(
+            'SELECT id, root_provider_id FROM resource_providers WHERE uuid = $1 FOR KEY SHARE',
+            [parentUuid],
+          );
+          parent = rows[0];
+          if (!parent) {
+            throw new BadRequestError(
+              `Unable to create resource provider "${input.name}", ${parentUuid}: parent provider UUID does not exist.`,
+            );
+          }
+        }
+        // One statement: the new id is also the root id when there is no parent.
+        const rows: { id: number }[] = await em.query(
+          `WITH n AS (SELECT nextval(pg_get_serial_sequence('resource_providers', 'id'))::int AS id)
+           INSERT INTO resource_providers (id, uuid, name, generation, root_provider_id, parent_provider_id)
+           SELECT n.id, COALESCE($1::uuid, gen_random_uuid()), $2, 0, COALESCE($3::int, n.id), $4::int FROM n
+           RETURNING id`,
+          [uuid ?? null, input.name, parent?.root_provider_id ?? null, parent?.id ?? null],
+        );
+        changes.providers([rows[0]!.id]);
+        const created = await this.byIds([rows[0]!.id], em);
+        return created[0]!;
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) {
+        const what =
+          err.constraint === 'UQ_resource_providers_uuid' ? `uuid: ${uuid}` : `name: ${input.name}`;
+        throw new ConflictError(
+          `Conflicting resource provider ${what} already exists.`,
+          ErrorCode.DUPLICATE_NAME,
+        );
+      }
+      throw err;
+    }
+  }
+
+  /**
+   * Renames and/or re-parents a provider (PUT /resource_providers/{uuid}).
+   * @throws NotFoundError; BadRequestError (loops, missing parent, re-parenting before 1.37);
+   *   ConflictError (duplicate name, stale generation).
+   */
+  async update(input: UpdateProviderInput): Promise<ResourceProviderRecord> {
+    checkName(input.name);
+    const uuid = normalizeUuidOrThrow(input.uuid, 'resource provider uuid');
+    try {
+      return await writeTransaction(this.ds, this.bus, async (em, changes) => {
+        const rows = await em.query(
+          'SELECT id, generation, parent_provider_id, root_provider_id FROM resource_providers WHERE uuid = $1 FOR UPDATE',
+          [uuid],
+        );
+        const me = rows[0] as
+          | {
+              id: number;
+              generation: number;
+              parent_provider_id: number | null;
+              root_provider_id: number;
+            }
+          | undefined;
+        if (!me) {
+          throw new NotFoundError(
+            `No resource provider with uuid ${uuid} found`,
+            ErrorCode.RESOURCE_PROVIDER_NOT_FOUND,
+          );
+        }
+        if (input.generation !== undefined && input.generation !== me.generation) {
+          throw new ConflictError(
+            `resource provider ${uuid} generation conflict: expected ${input.generation}, found ${me.generation}`,
+            ErrorCode.CONCURRENT_UPDATE,
+          );
+        }
+        let parentId = me.parent_provider_id;
+        let rootId = me.root_provider_id;
+        if (input.parentUuid !== undefined) {
+          ({ parentId, rootId } = await this.resolveNewParent(em, me, input));
+        }
+        await em.query(
+          `UPDATE resource_providers SET name = $2, parent_provider_id = $3, root_provider_id = $4,
+             updated_at = now() WHERE id = $1`,
+          [me.id, input.name, parentId, rootId],
+        );
+        if (rootId !== me.root_provider_id) {
+          const moved = rowsOf<{ id: number }>(
+            await em.query(
+              `WITH RECURSIVE sub(id) AS (
+               SELECT id FROM resource_providers WHERE parent_provider_id = $1
+               UNION ALL SELECT c.id FROM resource_providers c JOIN sub ON c.parent_provider_id = sub.id)
+             UPDATE resource_providers SET root_provider_id = $2 WHERE id IN (SELECT id FROM sub)
+             RETURNING id`,
+              [me.id, rootId],
+            ),
+          );
+          changes.providers(moved.map((m) => m.id));
+        }
+        changes.providers([me.id]);
+        return (await this.byIds([me.id], em))[0]!;
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) {
+        throw new ConflictError(
+          `Conflicting resource provider name: ${input.name} already exists.`,
+          ErrorCode.DUPLICATE_NAME,
+        );
+      }
+      throw err;
+    }
+  }
+
+  private async resolveNewParent(
+    em: EntityManager,
+    me: { id: number; parent_provider_id: number | null; root_provider_id: number },
+    input: UpdateProviderInput,
+  ): Promise<{ parentId: number | null; rootId: number }> {
+    const allow = input.allowReparenting ?? true;
+    if (input.parentUuid === null) {
+      if (me.parent_provider_id === null) {
+        return { parentId: null, rootId: me.id };
+      }
+      if (!allow) {
+        throw new BadRequestError(
+          'Object action update failed because: un-parenting a provider is not currently allowed.',
+        );
+      }
+      return { parentId: null, rootId: me.id };
+    }
+    const parentUuid = normalizeUuidOrThrow(input.parentUuid!, 'parent provider uuid');
+    const rows = await em.query(
+      'SELECT id, root_provider_id FROM resource_providers WHERE uuid = $1 FOR KEY SHARE',
+      [parentUuid],
+    );
+    const parent = rows[0] as { id: number; root_provider_id: number } | undefined;
+    if (!parent) {
+      throw new BadRequestError(
+        'Object action update failed because: parent provider UUID does not exist.',
+      );
+    }
+    if (me.parent_provider_id === parent.id) {
+      return { parentId: parent.id, rootId: parent.root_provider_id };
+    }
+    if (me.parent_provider_id !== null && !allow) {
+      throw new BadRequestError(
+        'Object action update failed because: re-parenting a provider is not currently allowed.',
+      );
+    }
+    const loop: unknown[] = await em.query(
+      `WITH RECURSIVE sub(id) AS (
+         SELECT $1::int UNION ALL
+         SELECT c.id FROM resource_providers c JOIN sub ON c.parent_provider_id = sub.id)
+       SELECT 1 FROM sub WHERE id = $2`,
+      [me.id, parent.id],
+    );
+    if (loop.length > 0) {
+      throw new BadRequestError(
+        'Object action update failed because: creating loop in the provider tree is not allowed.',
+      );
+    }
+    return { parentId: parent.id, rootId: parent.root_provider_id };
+  }
+
+  /**
+   * Deletes a provider with its inventories, traits and aggregate links.
+   * @throws NotFoundError; ConflictError (placement.resource_provider.inuse,
+   *   placement.resource_provider.cannot_delete_parent).
+   */
+  async delete(uuid: string): Promise<void> {
+    const id = normalizeUuidOrThrow(uuid, 'resource provider uuid');
+    await writeTransaction(this.ds, this.bus, async (em, changes) => {
+      const rows = await em.query('SELECT id FROM resource_providers WHERE uuid = $1 FOR UPDATE', [
+        id,
+      ]);
+      const rp = rows[0] as { id: number } | undefined;
+      if (!rp) {
+        throw new NotFoundError(
+          `No resource provider with uuid ${id} found for delete`,
+          ErrorCode.RESOURCE_PROVIDER_NOT_FOUND,
+        );
+      }
+      const used: unknown[] = await em.query(
+        'SELECT 1 FROM allocations WHERE resource_provider_id = $1 LIMIT 1',
+        [rp.id],
+      );
+      if (used.length > 0) {
+        throw new ConflictError(
+          `Unable to delete resource provider ${id}: Resource provider has allocations.`,
+          ErrorCode.PROVIDER_IN_USE,
+        );
+      }
+      const children: unknown[] = await em.query(
+        'SELECT 1 FROM resource_providers WHERE parent_provider_id = $1 LIMIT 1',
+        [rp.id],
+      );
+      if (children.length > 0) {
+        throw new ConflictError(
+          `Unable to delete parent resource provider ${id}: It has child resource providers.`,
+          ErrorCode.PROVIDER_CANNOT_DELETE_PARENT,
+        );
+      }
+      await em.query('DELETE FROM resource_providers WHERE id = $1', [rp.id]);
+      changes.providers([rp.id]);
+    });
+  }
+}

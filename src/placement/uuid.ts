@@ -1,0 +1,21 @@
+// UUID validation and normalisation (Placement accepts dashed or plain hex, any case).
+import { BadRequestError } from './errors';
+
+const UUID_RE = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+
+/** True when `v` is a UUID in any accepted form. */
+export function isUuid(v: string): boolean {
+  return UUID_RE.test(v);
+}
+
+/**
+ * Returns the canonical lower-case dashed form.
+ * @throws BadRequestError naming `what` when `v` is not a UUID.
+ */
+export function normalizeUuidOrThrow(v: string, what = 'uuid'): string {
+  if (!UUID_RE.test(v)) {
+    throw new BadRequestError(`Invalid ${what}: '${v}' is not a valid UUID.`);
+  }
+  const hex = v.replace(/-/g, '').toLowerCase();
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

@@ -8,10 +8,12 @@ import type { Cache } from './cache/cache';
 import { MemoryCache } from './cache/memory-cache';
 import { RedisCache } from './cache/redis-cache';
 import type { Config } from './config';
+import { type ChangeListener, startChangeListener } from './db/change-listener';
 import { createDataSource } from './db/data-source';
 import { type EmbeddedPg, startEmbeddedPg } from './db/embedded-pg';
 import { seedStandard } from './db/seed';
 import type { Logger } from './logger';
+import { ChangeBus } from './placement/change-bus';
 import { createServices, type Services } from './services';
 import { createGraphQL } from './yoga';
 
@@ -34,6 +36,10 @@ export interface App {
 export interface AppOverrides {
   readonly dataSource?: DataSource;
   readonly cache?: Cache;
+  /** NOTIFY channel for changes (tests use one per schema). */
+  readonly changeChannel?: string;
+  /** URL to LISTEN on when a DataSource is given (otherwise no listener is started). */
+  readonly listenUrl?: string;
 }
 
 /**
@@ -43,6 +49,7 @@ export interface AppOverrides {
 export async function createApp(config: Config, log: Logger, o: AppOverrides = {}): Promise<App> {
   let embedded: EmbeddedPg | undefined;
   let dataSource = o.dataSource;
+  let listenUrl = o.listenUrl;
   if (!dataSource) {
     let url = config.databaseUrl;
     if (!url) {
@@ -50,6 +57,7 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
       url = embedded.url;
       log.info({ dataDir: config.dataDir }, 'embedded PostgreSQL (PGlite) started');
     }
+    listenUrl = url;
     dataSource = createDataSource({ url, poolSize: config.dbPoolSize });
     try {
       await dataSource.initialize();
@@ -64,7 +72,11 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
   const ds = dataSource;
   const cache =
     o.cache ?? (config.redisUrl ? new RedisCache(config.redisUrl, log) : new MemoryCache());
-  const services = createServices(ds);
+  const bus = new ChangeBus(o.changeChannel);
+  const services = createServices(ds, bus);
+  const listener: ChangeListener | undefined = listenUrl
+    ? startChangeListener(listenUrl, bus, log)
+    : undefined;
   const graphql = createGraphQL({ services, log });
 
   async function readiness() {
@@ -135,6 +147,7 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
     handle,
     readiness,
     async close() {
+      await listener?.stop();
       await cache.close();
       if (!o.dataSource) {
         await ds.destroy();

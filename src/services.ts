@@ -2,6 +2,7 @@
 import type { DataSource } from 'typeorm';
 import { AggregateService } from './placement/aggregate';
 import { AllocationService } from './placement/allocation';
+import { CandidateService } from './placement/candidates';
 import { ChangeBus } from './placement/change-bus';
 import { InventoryService } from './placement/inventory';
 import { ProviderTraitService } from './placement/provider-trait';
@@ -24,6 +25,7 @@ export interface Services {
   readonly allocations: AllocationService;
   readonly usages: UsageService;
   readonly reshaper: ReshaperService;
+  readonly candidates: CandidateService;
 }
 
 /** Builds the services over `ds`. */
@@ -34,8 +36,8 @@ export function createServices(ds: DataSource, changes: ChangeBus = new ChangeBu
   return {
     dataSource: ds,
     changes,
-    resourceClasses: new ResourceClassService(ds),
-    traits: new TraitService(ds),
+    resourceClasses: new ResourceClassService(ds, changes),
+    traits: new TraitService(ds, changes),
     providers,
     inventories,
     providerTraits: new ProviderTraitService(ds, changes, providers),
@@ -43,5 +45,6 @@ export function createServices(ds: DataSource, changes: ChangeBus = new ChangeBu
     allocations,
     usages: new UsageService(ds),
     reshaper: new ReshaperService(ds, changes, inventories, allocations),
+    candidates: new CandidateService(ds, changes),
   };
 }

@@ -47,8 +47,15 @@ export async function seedStandard(em: EntityManager): Promise<void> {
   );
 }
 
-/** Empties every table, restarts ids and re-seeds the standard classes and traits, atomically. */
-export async function resetDatabase(em: EntityManager): Promise<void> {
+/**
+ * Empties every table, restarts ids and re-seeds the standard classes and traits, atomically,
+ * and tells running servers (NOTIFY on `channel`, delivered at commit) to drop what they cached.
+ */
+export async function resetDatabase(em: EntityManager, channel = 'berth_changes'): Promise<void> {
   await em.query(`TRUNCATE ${ALL_TABLES.join(', ')} RESTART IDENTITY CASCADE`);
   await seedStandard(em);
+  await em.query('SELECT pg_notify($1, $2)', [
+    channel,
+    JSON.stringify({ o: 'reset', c: { kind: 'all' } }),
+  ]);
 }

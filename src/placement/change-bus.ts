@@ -9,6 +9,7 @@ import { ConcurrentUpdateError, ConflictError, UnavailableError } from './errors
 export type Change =
   | { readonly kind: 'providers'; readonly ids: readonly number[] }
   | { readonly kind: 'aggregates' }
+  | { readonly kind: 'catalog' }
   | { readonly kind: 'all' };
 
 /** PostgreSQL channel carrying changes between replicas. */
@@ -22,6 +23,9 @@ export type ChangeListener = (change: Change, origin: 'local' | 'remote') => voi
 export class ChangeBus {
   /** Identifies this process in NOTIFY payloads, so it can ignore its own echoes. */
   readonly origin = randomUUID();
+
+  /** @param channel NOTIFY channel (channels are per database; tests use one per schema). */
+  constructor(readonly channel: string = CHANGE_CHANNEL) {}
   private readonly listeners = new Set<ChangeListener>();
 
   /** Registers a listener; returns the function that removes it. */
@@ -63,6 +67,7 @@ export class ChangeBus {
 export class ChangeSet {
   private readonly ids = new Set<number>();
   private aggregates = false;
+  private catalog = false;
   private all = false;
 
   /** Marks providers as changed. */
@@ -75,6 +80,11 @@ export class ChangeSet {
   /** Marks aggregate metadata as changed. */
   aggregateMetadata(): void {
     this.aggregates = true;
+  }
+
+  /** Marks resource classes or traits as created or deleted. */
+  catalogChanged(): void {
+    this.catalog = true;
   }
 
   /** Marks everything as changed (reset). */
@@ -93,6 +103,9 @@ export class ChangeSet {
     }
     if (this.aggregates) {
       out.push({ kind: 'aggregates' });
+    }
+    if (this.catalog) {
+      out.push({ kind: 'catalog' });
     }
     return out;
   }
@@ -113,7 +126,7 @@ export async function writeTransaction<T>(
     result = await ds.transaction(async (em) => {
       const value = await fn(em, changes);
       for (const change of changes.changes()) {
-        await em.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, bus.encode(change)]);
+        await em.query('SELECT pg_notify($1, $2)', [bus.channel, bus.encode(change)]);
       }
       return value;
     });

@@ -2,6 +2,7 @@
 
 import type { DataSource, EntityManager } from 'typeorm';
 import { rowsOf } from '../db/rows';
+import type { ChangeBus } from './change-bus';
 import { BadRequestError, ConflictError, NotFoundError } from './errors';
 import { assertCustomNameOrThrow, isCustomName } from './names';
 import type { ResourceClassRecord } from './types';
@@ -25,7 +26,22 @@ function toRecord(r: Row): ResourceClassRecord {
 
 /** Resource class operations. */
 export class ResourceClassService {
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    private readonly ds: DataSource,
+    private readonly bus?: ChangeBus,
+  ) {}
+
+  /** Tells candidate indexes (here and on other replicas) that the catalogue changed. */
+  private async catalogChanged(): Promise<void> {
+    if (!this.bus) {
+      return;
+    }
+    await this.ds.query('SELECT pg_notify($1, $2)', [
+      this.bus.channel,
+      this.bus.encode({ kind: 'catalog' }),
+    ]);
+    this.bus.publish({ kind: 'catalog' }, 'local');
+  }
 
   /** Every class, standard first (by id), then custom. */
   async list(em: EntityManager = this.ds.manager): Promise<ResourceClassRecord[]> {
@@ -61,6 +77,7 @@ export class ResourceClassService {
     if (!rows[0]) {
       throw new ConflictError(`Conflicting resource class already exists: ${name}`);
     }
+    await this.catalogChanged();
     return toRecord(rows[0]);
   }
 
@@ -77,6 +94,7 @@ export class ResourceClassService {
       [name],
     );
     if (inserted[0]) {
+      await this.catalogChanged();
       return { record: toRecord(inserted[0]), created: true };
     }
     const existing = await this.find(name);
@@ -104,6 +122,7 @@ export class ResourceClassService {
       ),
     );
     if (rows[0]) {
+      await this.catalogChanged();
       return toRecord(rows[0]);
     }
     if (!(await this.find(name))) {
@@ -140,5 +159,6 @@ export class ResourceClassService {
       }
       await em.query('DELETE FROM resource_classes WHERE id = $1', [rows[0].id]);
     });
+    await this.catalogChanged();
   }
 }

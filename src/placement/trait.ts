@@ -1,5 +1,6 @@
 // Traits: list with filters, create and delete custom ones (upstream: objects/trait.py).
 import type { DataSource, EntityManager } from 'typeorm';
+import type { ChangeBus } from './change-bus';
 import { BadRequestError, ConflictError, NotFoundError } from './errors';
 import { assertCustomNameOrThrow, isCustomName } from './names';
 import type { TraitRecord } from './types';
@@ -31,7 +32,22 @@ export interface TraitFilter {
 
 /** Trait operations. */
 export class TraitService {
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    private readonly ds: DataSource,
+    private readonly bus?: ChangeBus,
+  ) {}
+
+  /** Tells candidate indexes (here and on other replicas) that the catalogue changed. */
+  private async catalogChanged(): Promise<void> {
+    if (!this.bus) {
+      return;
+    }
+    await this.ds.query('SELECT pg_notify($1, $2)', [
+      this.bus.channel,
+      this.bus.encode({ kind: 'catalog' }),
+    ]);
+    this.bus.publish({ kind: 'catalog' }, 'local');
+  }
 
   /** Traits matching every given filter, by name. */
   async list(
@@ -83,6 +99,7 @@ export class TraitService {
       [name],
     );
     if (inserted[0]) {
+      await this.catalogChanged();
       return { record: toRecord(inserted[0]), created: true };
     }
     const existing = await this.find(name);
@@ -129,5 +146,6 @@ export class TraitService {
       }
       await em.query('DELETE FROM traits WHERE id = $1', [rows[0].id]);
     });
+    await this.catalogChanged();
   }
 }

@@ -6,7 +6,7 @@ import { MemoryCache } from '../../src/cache/memory-cache';
 import { RedisCache } from '../../src/cache/redis-cache';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
-import { createTestDb, type TestDb } from './db';
+import { createTestDb, type TestDb, testDatabaseUrl } from './db';
 
 /** An App plus the test database under it. */
 export interface TestApp {
@@ -30,6 +30,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   const app = await createApp(config, createLogger('silent'), {
     dataSource: db.dataSource,
     cache: createTestCache(),
+    changeChannel: `berth_changes_${db.schema}`,
+    listenUrl: testDatabaseUrl(),
   });
   return {
     app,

@@ -1,0 +1,76 @@
+// AggregateInstanceExtraSpecsFilter: flavor extra specs must match the host's aggregate metadata
+// (upstream: nova/scheduler/filters/aggregate_instance_extra_specs.py).
+import { aggregateMetadataUnion, matchExtraSpec } from '../../src/scheduler/helpers';
+import type { FilterPlugin, PluginFactory, Verdict } from '../../src/scheduler/plugin-api';
+
+/** Nova-compatible name, as written in `enabledFilters`. */
+export const NAME = 'AggregateInstanceExtraSpecsFilter';
+/** Plugin kind. */
+export const kind = 'filter';
+
+/** The only extra-spec namespace this filter reads (unscoped keys are read too). */
+export const SCOPE = 'aggregate_instance_extra_specs';
+
+/** Rejection: no aggregate of the host has the key. */
+export const REASON_KEY_MISSING = 'aggregate metadata lacks an extra-spec key';
+/** Rejection: the key is there but no value matches. */
+export const REASON_NO_MATCH = 'no aggregate metadata value matches an extra spec';
+/** Rejection: a numeric operator met a value that is not a number. */
+export const REASON_NOT_NUMERIC = 'numeric extra-spec operator on a non-numeric value';
+
+/** The metadata key an extra spec is compared with, or `null` when the spec belongs to another namespace. */
+export function metadataKey(specKey: string): string | null {
+  const colon = specKey.indexOf(':');
+  if (colon < 0) {
+    return specKey;
+  }
+  return specKey.slice(0, colon) === SCOPE ? specKey.slice(colon + 1) : null;
+}
+
+function check(key: string, wanted: string, found: readonly string[] | undefined): Verdict {
+  if (found === undefined || found.length === 0) {
+    return {
+      fits: false,
+      reason: `${REASON_KEY_MISSING}: key "${key}" wanted "${wanted}", found nothing`,
+    };
+  }
+  const errors: string[] = [];
+  for (const value of found) {
+    const result = matchExtraSpec(value, wanted);
+    if (result.matched) {
+      return { fits: true };
+    }
+    if (result.error !== undefined) {
+      errors.push(result.error);
+    }
+  }
+  const foundText = found.map((v) => `"${v}"`).join(', ');
+  const base = errors.length > 0 ? `${REASON_NOT_NUMERIC} (${errors[0]})` : REASON_NO_MATCH;
+  return { fits: false, reason: `${base}: key "${key}" wanted "${wanted}", found ${foundText}` };
+}
+
+/** Creates the filter; it takes no configuration. */
+export const create: PluginFactory = () =>
+  ({
+    name: NAME,
+    kind,
+    onError: 'closed',
+    filter(host, req) {
+      const specs = Object.entries(req.extraSpecs);
+      if (specs.length === 0) {
+        return { fits: true };
+      }
+      const metadata = aggregateMetadataUnion(host.aggregates);
+      for (const [specKey, wanted] of specs) {
+        const key = metadataKey(specKey);
+        if (key === null) {
+          continue;
+        }
+        const verdict = check(key, wanted, metadata.get(key));
+        if (!verdict.fits) {
+          return verdict;
+        }
+      }
+      return { fits: true };
+    },
+  }) satisfies FilterPlugin;

@@ -1,0 +1,37 @@
+// Table tests for CPUWeigher (after nova/tests/unit/scheduler/weights/test_weights_cpu.py).
+import { buildHostView, buildRequestSpec, type InventoryInput } from '../../src/scheduler/helpers';
+import type { WeigherPlugin } from '../../src/scheduler/plugin-api';
+import { create, MULTIPLIER_KEY, NAME } from './index';
+
+const make = (config: Record<string, unknown> = {}) =>
+  create(config, { name: NAME, config, log: () => {} }) as WeigherPlugin<unknown>;
+
+describe(NAME, () => {
+  it.each<{ name: string; inv: InventoryInput | undefined; want: number }>([
+    { name: 'free capacity', inv: { total: 100, used: 40 }, want: 60 },
+    {
+      name: 'reserved and ratio applied',
+      inv: { total: 100, reserved: 20, allocationRatio: 4 },
+      want: 320,
+    },
+    { name: 'no inventory weighs 0', inv: undefined, want: 0 },
+  ])('weighs $name', ({ inv, want }) => {
+    const host = buildHostView({
+      providers: [{ uuid: 'cn1', inventories: inv ? { VCPU: inv, OTHER: 7 } : { OTHER: 7 } }],
+    });
+    expect(make().weigh(host, buildRequestSpec(), undefined)).toBe(want);
+  });
+
+  it('defaults the multiplier to 1, reads it from config and names its aggregate key', () => {
+    expect(make().multiplier).toBe(1);
+    expect(make({ multiplier: -1.5 }).multiplier).toBe(-1.5);
+    expect(make().multiplierMetadataKey).toBe(MULTIPLIER_KEY);
+    expect(MULTIPLIER_KEY).toBe('cpu_weight_multiplier');
+  });
+
+  it('rejects a non-numeric multiplier at start-up', () => {
+    expect(() => make({ multiplier: null })).toThrow(
+      `${NAME}: config "multiplier" must be a finite number`,
+    );
+  });
+});

@@ -1,0 +1,47 @@
+// Checks the built-in plugin list: one folder per plugin named after its NAME, every plugin starts with
+// an empty configuration, and every plugin exports its rejection reasons as constants.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PluginHandle } from '../src/scheduler/plugin-api';
+import { createRegistry } from '../src/scheduler/registry';
+import { builtinPlugins } from './registry';
+
+/** 'RAMWeigher' -> 'ram-weigher', 'AggregateInstanceTypeFilter' -> 'aggregate-instance-type-filter'. */
+function kebab(name: string): string {
+  return name
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1-$2')
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .toLowerCase();
+}
+
+const folders = readdirSync(__dirname).filter((f) => statSync(join(__dirname, f)).isDirectory());
+
+describe('filters/registry', () => {
+  it('registers every plugin folder exactly once, under the kebab-case of its NAME', () => {
+    expect(builtinPlugins.map((m) => kebab(m.NAME)).sort()).toEqual([...folders].sort());
+  });
+
+  it('builds a registry without duplicate names', () => {
+    expect(createRegistry(builtinPlugins).size).toBe(builtinPlugins.length);
+  });
+
+  it.each(builtinPlugins.map((m) => [m.NAME, m] as const))(
+    '%s starts with an empty configuration',
+    (name, module) => {
+      const handle: PluginHandle = { name, config: {}, log: () => {} };
+      const plugin = module.create({}, handle);
+      expect(plugin.name).toBe(name);
+      expect(plugin.kind).toBe(module.kind);
+    },
+  );
+
+  it.each(builtinPlugins.filter((m) => m.kind === 'filter').map((m) => [m.NAME, m] as const))(
+    '%s exports its rejection reasons as REASON_* constants',
+    (_name, module) => {
+      const reasons = Object.entries(module).filter(
+        ([key, value]) => key.startsWith('REASON_') && typeof value === 'string',
+      );
+      expect(reasons.length).toBeGreaterThan(0);
+    },
+  );
+});

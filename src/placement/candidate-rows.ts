@@ -1,0 +1,105 @@
+// Reads the rows the in-memory capacity index is built from: all of them at start (one
+// consistent snapshot), or those of a few providers after a change notification.
+import type { DataSource, EntityManager } from 'typeorm';
+import type { IndexRows } from './allocation-candidates/index-rows';
+
+async function rowsIn(em: EntityManager, ids: readonly number[] | undefined): Promise<IndexRows> {
+  const all = ids === undefined;
+  const params = all ? [] : [ids];
+  const rpWhere = all ? '' : 'WHERE id = ANY($1::int[])';
+  const byRp = (col: string) => (all ? '' : `WHERE ${col} = ANY($1::int[])`);
+  const providers: {
+    id: number;
+    uuid: string;
+    name: string;
+    generation: number;
+    parent_provider_id: number | null;
+    root_provider_id: number;
+  }[] = await em.query(
+    `SELECT id, uuid, name, generation, parent_provider_id, root_provider_id FROM resource_providers ${rpWhere} ORDER BY id`,
+    params,
+  );
+  // Usage per (provider, class) joined to inventories; the allocations index on
+  // (resource_provider_id, resource_class_id) serves the aggregate.
+  const inventories: {
+    resource_provider_id: number;
+    name: string;
+    total: number;
+    reserved: number;
+    min_unit: number;
+    max_unit: number;
+    step_size: number;
+    allocation_ratio: number;
+    used: number;
+  }[] = await em.query(
+    `SELECT i.resource_provider_id, rc.name, i.total, i.reserved, i.min_unit, i.max_unit, i.step_size,
+            i.allocation_ratio, COALESCE(u.used, 0) AS used
+     FROM inventories i
+     JOIN resource_classes rc ON rc.id = i.resource_class_id
+     LEFT JOIN (SELECT resource_provider_id, resource_class_id, sum(used) AS used FROM allocations
+                ${byRp('resource_provider_id')} GROUP BY resource_provider_id, resource_class_id) u
+       ON u.resource_provider_id = i.resource_provider_id AND u.resource_class_id = i.resource_class_id
+     ${all ? '' : 'WHERE i.resource_provider_id = ANY($1::int[])'}
+     ORDER BY i.resource_provider_id, i.resource_class_id`,
+    params,
+  );
+  const traits: { resource_provider_id: number; name: string }[] = await em.query(
+    `SELECT rpt.resource_provider_id, t.name FROM resource_provider_traits rpt JOIN traits t ON t.id = rpt.trait_id
+     ${all ? '' : 'WHERE rpt.resource_provider_id = ANY($1::int[])'}`,
+    params,
+  );
+  const aggregates: { resource_provider_id: number; uuid: string }[] = await em.query(
+    `SELECT rpa.resource_provider_id, a.uuid FROM resource_provider_aggregates rpa
+     JOIN placement_aggregates a ON a.id = rpa.aggregate_id
+     ${all ? '' : 'WHERE rpa.resource_provider_id = ANY($1::int[])'}`,
+    params,
+  );
+  return {
+    providers: providers.map((p) => ({
+      id: p.id,
+      uuid: p.uuid,
+      name: p.name,
+      generation: p.generation,
+      parentId: p.parent_provider_id,
+      rootId: p.root_provider_id,
+    })),
+    inventories: inventories.map((i) => ({
+      providerId: i.resource_provider_id,
+      resourceClass: i.name,
+      total: i.total,
+      reserved: i.reserved,
+      minUnit: i.min_unit,
+      maxUnit: i.max_unit,
+      stepSize: i.step_size,
+      allocationRatio: i.allocation_ratio,
+      used: i.used,
+    })),
+    traits: traits.map((t) => ({ providerId: t.resource_provider_id, trait: t.name })),
+    aggregates: aggregates.map((a) => ({
+      providerId: a.resource_provider_id,
+      aggregateUuid: a.uuid,
+    })),
+  };
+}
+
+/** Every row plus the class and trait catalogues, from one REPEATABLE READ snapshot. */
+export function loadAllIndexRows(ds: DataSource): Promise<IndexRows> {
+  return ds.transaction('REPEATABLE READ', async (em) => {
+    const rows = await rowsIn(em, undefined);
+    return { ...rows, ...(await loadCatalogs(em)) };
+  });
+}
+
+/** The rows of the given providers (deleted ones are simply absent). */
+export function loadProviderRows(ds: DataSource, ids: readonly number[]): Promise<IndexRows> {
+  return ds.transaction('REPEATABLE READ', (em) => rowsIn(em, ids));
+}
+
+/** Names of every resource class and trait. */
+export async function loadCatalogs(
+  em: EntityManager,
+): Promise<{ resourceClassNames: string[]; traitNames: string[] }> {
+  const classes: { name: string }[] = await em.query('SELECT name FROM resource_classes');
+  const traits: { name: string }[] = await em.query('SELECT name FROM traits');
+  return { resourceClassNames: classes.map((c) => c.name), traitNames: traits.map((t) => t.name) };
+}

@@ -1,0 +1,388 @@
+// Pure helpers shared by scheduler plugins and the pipeline (upstream: nova/scheduler/filters/extra_specs_ops.py,
+// nova/scheduler/filters/utils.py, nova/weights.py normalize; the Kubernetes scheduler's helper/ package).
+import type { RequestGroup } from '../placement/allocation-candidates/request';
+import type {
+  AggregateView,
+  AllocationRequestView,
+  HostView,
+  InventoryView,
+  PluginHandle,
+  ProviderView,
+  RequestSpec,
+} from './plugin-api';
+
+/** Result of matching one value against one extra-spec requirement. `error` is set when a number was expected. */
+export interface MatchResult {
+  readonly matched: boolean;
+  readonly error?: string;
+}
+
+const NUMERIC_OPS: Readonly<Record<string, (x: number, y: number) => boolean>> = {
+  '=': (x, y) => x >= y,
+  '==': (x, y) => x === y,
+  '!=': (x, y) => x !== y,
+  '>=': (x, y) => x >= y,
+  '<=': (x, y) => x <= y,
+};
+
+const STRING_OPS: Readonly<Record<string, (x: string, y: string) => boolean>> = {
+  '<in>': (x, y) => x.includes(y),
+  's==': (x, y) => x === y,
+  's!=': (x, y) => x !== y,
+  's<': (x, y) => x < y,
+  's<=': (x, y) => x <= y,
+  's>': (x, y) => x > y,
+  's>=': (x, y) => x >= y,
+};
+
+const FLOAT_RE = /^[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?|inf|infinity|nan)$/i;
+
+/** Parses a number the way Python's `float()` does (surrounding blanks allowed); `null` when it is not one. */
+export function parseNovaFloat(raw: string): number | null {
+  const s = raw.trim();
+  if (!FLOAT_RE.test(s)) {
+    return null;
+  }
+  const lower = s.toLowerCase().replace(/^\+/, '');
+  if (lower.endsWith('nan')) {
+    return Number.NaN;
+  }
+  if (lower.endsWith('inf') || lower.endsWith('infinity')) {
+    return lower.startsWith('-') ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+  }
+  return Number(s);
+}
+
+/** True when `req` starts with one of Nova's comparison operators (`<or>` excluded). */
+export function isOperatorExpression(req: string): boolean {
+  const op = req.trim().split(/\s+/)[0] ?? '';
+  return op in NUMERIC_OPS || op in STRING_OPS || op === '<all-in>';
+}
+
+/**
+ * Matches an aggregate value against a flavor requirement with Nova's extra_specs_ops semantics:
+ * `=` (numeric >=), `==`, `!=`, `>=`, `<=`, `s==` ... `s>=`, `<in>` (substring), `<all-in>`,
+ * `<or> a <or> b`, otherwise literal equality. Never throws: a non-numeric operand of a numeric
+ * operator yields `{ matched: false, error }`.
+ */
+export function matchExtraSpec(value: string, req: string): MatchResult {
+  const words = req.split(/\s+/).filter((w) => w !== '');
+  const op = words.shift();
+  if (
+    op === undefined ||
+    (op !== '<or>' && op !== '<all-in>' && !(op in NUMERIC_OPS || op in STRING_OPS))
+  ) {
+    return { matched: value === req };
+  }
+  if (op === '<or>') {
+    // Nova pops value, keyword, value, ...: words at even positions are the alternatives.
+    return { matched: words.some((w, i) => i % 2 === 0 && w === value) };
+  }
+  const operand = words[0];
+  if (operand === undefined) {
+    return { matched: false };
+  }
+  if (op === '<all-in>') {
+    return { matched: words.every((w) => value.includes(w)) };
+  }
+  const stringOp = STRING_OPS[op];
+  if (stringOp !== undefined) {
+    return { matched: stringOp(value, operand) };
+  }
+  const x = parseNovaFloat(value);
+  const y = parseNovaFloat(operand);
+  if (x === null || y === null) {
+    const bad = x === null ? value : operand;
+    return { matched: false, error: `operator "${op}" needs numbers, got "${bad}"` };
+  }
+  return { matched: NUMERIC_OPS[op]!(x, y) };
+}
+
+/** Splits a metadata value on commas and trims each part (Nova `aggregate_metadata_get_by_host`). */
+export function splitMetadataValue(raw: string): string[] {
+  return raw.split(',').map((part) => part.trim());
+}
+
+/**
+ * Union of the metadata of several aggregates: key -> distinct values (split on commas, trimmed), in
+ * first-seen order. `mapKey` can rename keys (e.g. strip a scope prefix) before they are merged.
+ */
+export function aggregateMetadataUnion(
+  aggregates: readonly AggregateView[],
+  mapKey: (key: string) => string = (key) => key,
+): Map<string, string[]> {
+  const sets = new Map<string, Set<string>>();
+  for (const aggregate of aggregates) {
+    for (const [rawKey, raw] of Object.entries(aggregate.metadata)) {
+      const key = mapKey(rawKey);
+      const set = sets.get(key) ?? new Set<string>();
+      for (const value of splitMetadataValue(raw)) {
+        set.add(value);
+      }
+      sets.set(key, set);
+    }
+  }
+  return new Map([...sets].map(([key, set]) => [key, [...set]]));
+}
+
+// Host views are immutable snapshots, so the union of one host's aggregates can be computed once and
+// shared by every plugin that asks (ratios, multipliers) for the rest of the request.
+const unionCache = new WeakMap<readonly AggregateView[], ReadonlyMap<string, readonly string[]>>();
+
+/** Every value of one metadata key across the aggregates (split and trimmed, distinct; memoised per list). */
+export function aggregateValues(
+  aggregates: readonly AggregateView[],
+  key: string,
+): readonly string[] {
+  let union = unionCache.get(aggregates);
+  if (union === undefined) {
+    union = aggregateMetadataUnion(aggregates);
+    unionCache.set(aggregates, union);
+  }
+  return union.get(key) ?? [];
+}
+
+/**
+ * The smallest of some numeric strings (Nova `validate_num_values` with `min`): `fallback` when there
+ * are none or when any of them is not a finite number.
+ */
+export function minNumericValue<T>(values: readonly string[], fallback: T): number | T {
+  if (values.length === 0) {
+    return fallback;
+  }
+  const numbers = values.map(parseNovaFloat);
+  if (numbers.some((n) => n === null || !Number.isFinite(n))) {
+    return fallback;
+  }
+  return Math.min(...(numbers as number[]));
+}
+
+/**
+ * Min-max normalisation (Nova `weights.normalize`): maps `minval..maxval` (default: the list's own
+ * min and max) onto 0..1; when the range is empty every weight becomes 0.
+ */
+export function normalise(weights: readonly number[], minval?: number, maxval?: number): number[] {
+  if (weights.length === 0) {
+    return [];
+  }
+  const lo = minval ?? Math.min(...weights);
+  const hi = maxval ?? Math.max(...weights);
+  if (lo === hi) {
+    return weights.map(() => 0);
+  }
+  return weights.map((w) => (w - lo) / (hi - lo));
+}
+
+/**
+ * A weigher's multiplier for one host (Nova `utils.get_weight_multiplier`): the lowest numeric value
+ * of `metadataKey` across the host's aggregates, else `fallback`.
+ */
+export function resolveMultiplier(
+  host: HostView,
+  metadataKey: string | undefined,
+  fallback: number,
+): number {
+  if (metadataKey === undefined) {
+    return fallback;
+  }
+  return minNumericValue(aggregateValues(host.aggregates, metadataKey), fallback);
+}
+
+/**
+ * Free amount of one resource class summed over the host's tree: `(total - reserved) * ratio - used`,
+ * where `ratio` is `ratioOverride` when given, else each inventory's own allocation ratio.
+ */
+export function freeCapacity(
+  host: HostView,
+  resourceClass: string,
+  ratioOverride?: number,
+): number {
+  let free = 0;
+  for (const provider of host.providers) {
+    const inv = provider.inventories[resourceClass];
+    if (inv !== undefined) {
+      free += (inv.total - inv.reserved) * (ratioOverride ?? inv.allocationRatio) - inv.used;
+    }
+  }
+  return free;
+}
+
+/**
+ * Free amount of one resource class on the host's tree with the allocation ratio overridden by the
+ * lowest numeric value of `ratioKey` in the host's aggregates (Nova Aggregate{Ram,Disk,Core}Filter);
+ * `ratio` is the override used, if any.
+ */
+export function freeCapacityWithOverride(
+  host: HostView,
+  resourceClass: string,
+  ratioKey: string,
+): { free: number; ratio?: number } {
+  const ratio = minNumericValue(aggregateValues(host.aggregates, ratioKey), undefined);
+  const free = freeCapacity(host, resourceClass, ratio);
+  return ratio === undefined ? { free } : { free, ratio };
+}
+
+/** The amount of one resource class the request asks for, summed over its groups. */
+export function requestedAmount(req: RequestSpec, resourceClass: string): number {
+  return req.candidateRequest.groups.reduce((sum, g) => sum + (g.resources[resourceClass] ?? 0), 0);
+}
+
+/** A number from the plugin's configuration, or `fallback` when unset. @throws Error when it is not a finite number. */
+export function readNumberOrThrow(handle: PluginHandle, key: string, fallback: number): number {
+  const value = handle.config[key];
+  if (value === undefined) {
+    return fallback;
+  }
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    throw new Error(
+      `${handle.name}: config "${key}" must be a finite number, got ${JSON.stringify(value)}`,
+    );
+  }
+  return value;
+}
+
+/** A string or list of non-empty strings from the plugin's configuration ([] when unset). @throws Error otherwise. */
+export function readStringListOrThrow(handle: PluginHandle, key: string): string[] {
+  const value = handle.config[key];
+  if (value === undefined) {
+    return [];
+  }
+  const list = Array.isArray(value) ? value : [value];
+  if (!list.every((v): v is string => typeof v === 'string' && v !== '')) {
+    throw new Error(
+      `${handle.name}: config "${key}" must be a non-empty string or a list of them, got ${JSON.stringify(value)}`,
+    );
+  }
+  return list;
+}
+
+/** One inventory as given to `buildHostView`; unset fields take Placement's defaults. */
+export interface InventoryInput {
+  readonly total: number;
+  readonly reserved?: number;
+  readonly minUnit?: number;
+  readonly maxUnit?: number;
+  readonly stepSize?: number;
+  readonly allocationRatio?: number;
+  readonly used?: number;
+}
+
+/** One provider as given to `buildHostView`; an inventory may be just its total. */
+export interface ProviderInput {
+  readonly uuid: string;
+  readonly name?: string;
+  readonly parentUuid?: string | null;
+  readonly generation?: number;
+  readonly inventories?: Readonly<Record<string, number | InventoryInput>>;
+  /** Usage per resource class (alternative to `InventoryInput.used`). */
+  readonly used?: Readonly<Record<string, number>>;
+  readonly traits?: readonly string[];
+  /** Defaults, for the root, to the uuids of the host's `aggregates`. */
+  readonly aggregateUuids?: readonly string[];
+}
+
+/** Input of `buildHostView`: the tree (root first) and the host's aggregates. */
+export interface HostViewInput {
+  readonly providers: readonly ProviderInput[];
+  readonly aggregates?: readonly {
+    readonly uuid: string;
+    readonly name?: string | null;
+    readonly metadata?: Readonly<Record<string, string>>;
+  }[];
+  readonly allocationRequests?: readonly AllocationRequestView[];
+}
+
+function buildInventory(
+  rc: string,
+  input: number | InventoryInput,
+  used: number | undefined,
+): InventoryView {
+  const inv: InventoryInput = typeof input === 'number' ? { total: input } : input;
+  const reserved = inv.reserved ?? 0;
+  const allocationRatio = inv.allocationRatio ?? 1;
+  return {
+    resourceClass: rc,
+    total: inv.total,
+    reserved,
+    minUnit: inv.minUnit ?? 1,
+    maxUnit: inv.maxUnit ?? inv.total,
+    stepSize: inv.stepSize ?? 1,
+    allocationRatio,
+    used: used ?? inv.used ?? 0,
+    capacity: (inv.total - reserved) * allocationRatio,
+  };
+}
+
+/**
+ * Builds a `HostView` from plain data, filling Placement's inventory defaults and computing capacity.
+ * @throws Error when the first provider is not a root.
+ */
+export function buildHostView(input: HostViewInput): HostView {
+  const aggregates: AggregateView[] = (input.aggregates ?? []).map((a) => ({
+    uuid: a.uuid,
+    name: a.name ?? null,
+    metadata: { ...(a.metadata ?? {}) },
+  }));
+  const providers: ProviderView[] = input.providers.map((p, i) => ({
+    uuid: p.uuid,
+    name: p.name ?? p.uuid,
+    parentUuid: p.parentUuid ?? null,
+    generation: p.generation ?? 0,
+    inventories: Object.fromEntries(
+      Object.entries(p.inventories ?? {}).map(([rc, inv]) => [
+        rc,
+        buildInventory(rc, inv, p.used?.[rc]),
+      ]),
+    ),
+    traits: [...(p.traits ?? [])],
+    aggregateUuids: [...(p.aggregateUuids ?? (i === 0 ? aggregates.map((a) => a.uuid) : []))],
+  }));
+  const root = providers[0];
+  if (root === undefined || root.parentUuid !== null) {
+    throw new Error('buildHostView: the first provider must be the root (no parentUuid)');
+  }
+  return {
+    uuid: root.uuid,
+    name: root.name,
+    root,
+    providers,
+    aggregates,
+    allocationRequests: [...(input.allocationRequests ?? [])],
+  };
+}
+
+/** Input of `buildRequestSpec`: either `resources` for one unsuffixed group, or full `groups`. */
+export interface RequestSpecInput {
+  readonly resources?: Readonly<Record<string, number>>;
+  readonly groups?: readonly RequestGroup[];
+  readonly extraSpecs?: Readonly<Record<string, string>>;
+  readonly projectId?: string;
+  readonly userId?: string;
+  readonly hints?: Readonly<Record<string, readonly string[]>>;
+}
+
+/** An empty request group with the given suffix ('' = unsuffixed). */
+export function emptyRequestGroup(suffix: string): RequestGroup {
+  return {
+    suffix,
+    resources: {},
+    requiredTraits: [],
+    forbiddenTraits: [],
+    memberOf: [],
+    forbiddenAggregates: [],
+  };
+}
+
+/** Builds a `RequestSpec` from plain data (project defaults to `'project'`). */
+export function buildRequestSpec(input: RequestSpecInput = {}): RequestSpec {
+  const groups = input.groups ?? [
+    { ...emptyRequestGroup(''), resources: { ...(input.resources ?? {}) } },
+  ];
+  return {
+    candidateRequest: { groups },
+    extraSpecs: { ...(input.extraSpecs ?? {}) },
+    projectId: input.projectId ?? 'project',
+    ...(input.userId === undefined ? {} : { userId: input.userId }),
+    hints: { ...(input.hints ?? {}) },
+  };
+}

@@ -1,0 +1,310 @@
+// The scheduling pipeline: amend the request, filter hosts in order, weigh, rank (upstream:
+// nova/scheduler/manager.py _schedule + nova/filters.py BaseFilterHandler + request_filter.py).
+import { amendmentProblem, applyAmendment, emptyMemberOf } from './amend';
+import type {
+  AmendStep,
+  Explanation,
+  FilterStep,
+  PipelineResult,
+  PluginFailure,
+  Rejection,
+} from './explanation';
+import { Budget, guard, isPromiseLike, type Outcome } from './isolation';
+import type {
+  AggregateView,
+  AmendContext,
+  FilterPlugin,
+  HostView,
+  RequestAmendment,
+  RequestSpec,
+  Verdict,
+  WeigherPlugin,
+} from './plugin-api';
+import { rankHosts, weighHosts } from './weighing';
+
+/** pino-compatible logger (only the two levels the pipeline uses). */
+export interface SchedulerLogger {
+  warn(fields: object, msg: string): void;
+  info(fields: object, msg: string): void;
+}
+
+/** Pipeline settings. */
+export interface PipelineOptions {
+  /** Pick the first host at random among this many best (Nova `host_subset_size`). Default 1. */
+  readonly hostSubsetSize?: number;
+  /** Budget (ms per request, per plugin, per phase) for plugins that declare none. Default 1000. */
+  readonly defaultTimeBudgetMs?: number;
+  /** Uniform random numbers in [0, 1); default `Math.random`. */
+  readonly rng?: () => number;
+  /** Clock in ms; default `performance.now`. */
+  readonly now?: () => number;
+  readonly logger?: SchedulerLogger;
+}
+
+/** Result of the pre-candidate phase. */
+export interface AmendResult {
+  /** The request to run the candidate query with. */
+  readonly spec: RequestSpec;
+  readonly steps: readonly AmendStep[];
+  readonly unsatisfiable?: { readonly plugin: string; readonly reason: string };
+}
+
+/** What `schedule` needs from the caller: the only I/O, done in batches outside the plugins. */
+export interface ScheduleIo {
+  /** Aggregates that carry metadata; only called when some plugin has a pre-candidate hook. */
+  readonly aggregates: () => Promise<readonly AggregateView[]> | readonly AggregateView[];
+  /** Runs the candidate query for the amended request and loads the host views in batches. */
+  readonly hosts: (spec: RequestSpec) => Promise<readonly HostView[]>;
+}
+
+/** A configured pipeline. */
+export interface Pipeline {
+  readonly filters: readonly FilterPlugin<unknown>[];
+  readonly weighers: readonly WeigherPlugin<unknown>[];
+  /** True when some filter has a pre-candidate hook (the caller must load aggregates for `amend`). */
+  readonly needsAggregates: boolean;
+  /** Runs the pre-candidate hooks in filter order, each seeing the request as amended so far. */
+  amend(spec: RequestSpec, ctx: AmendContext): Promise<AmendResult>;
+  /** Filters, weighs and ranks `hosts` for `spec` (the amended request); `amended` feeds the explanation. */
+  run(
+    hosts: readonly HostView[],
+    spec: RequestSpec,
+    amended?: AmendResult,
+  ): Promise<PipelineResult>;
+  /** `amend`, then `io.hosts`, then `run`. */
+  schedule(spec: RequestSpec, io: ScheduleIo): Promise<PipelineResult>;
+}
+
+const NO_LOGGER: SchedulerLogger = { warn: () => {}, info: () => {} };
+
+function isVerdict(value: unknown): value is Verdict {
+  if (typeof value !== 'object' || value === null) {
+    return false;
+  }
+  const v = value as { fits?: unknown; reason?: unknown };
+  return v.fits === true || (v.fits === false && typeof v.reason === 'string');
+}
+
+/**
+ * Builds a pipeline from plugin instances in their configured order.
+ * @throws Error when `hostSubsetSize` is not a positive integer or a filter has neither hook.
+ */
+export function createPipeline(
+  plugins: {
+    readonly filters: readonly FilterPlugin<unknown>[];
+    readonly weighers: readonly WeigherPlugin<unknown>[];
+  },
+  options: PipelineOptions = {},
+): Pipeline {
+  const hostSubsetSize = options.hostSubsetSize ?? 1;
+  if (!Number.isInteger(hostSubsetSize) || hostSubsetSize < 1) {
+    throw new Error(`hostSubsetSize must be a positive integer, got ${hostSubsetSize}`);
+  }
+  for (const f of plugins.filters) {
+    if (f.amendRequest === undefined && f.filter === undefined) {
+      throw new Error(`filter ${f.name} has neither amendRequest nor filter`);
+    }
+  }
+  const defaultTimeBudgetMs = options.defaultTimeBudgetMs ?? 1000;
+  const now = options.now ?? (() => performance.now());
+  const rng = options.rng ?? Math.random;
+  const logger = options.logger ?? NO_LOGGER;
+  const budgetFor = (p: { timeBudgetMs?: number }) =>
+    new Budget(p.timeBudgetMs ?? defaultTimeBudgetMs, now);
+  const logFailure = (failure: PluginFailure) => {
+    logger.warn({ ...failure }, `scheduler plugin ${failure.plugin} failed in ${failure.phase}`);
+  };
+  const amendFailures = (amended: AmendResult | undefined) =>
+    (amended?.steps ?? []).flatMap((s) => (s.failure ? [s.failure] : []));
+
+  async function amend(spec: RequestSpec, ctx: AmendContext): Promise<AmendResult> {
+    let current = spec;
+    const steps: AmendStep[] = [];
+    for (const f of plugins.filters) {
+      if (f.amendRequest === undefined) {
+        continue;
+      }
+      const request = current;
+      const outcome = await guard(budgetFor(f), () => f.amendRequest!(request, ctx));
+      const problem = outcome.ok && outcome.value !== null ? amendmentProblem(outcome.value) : null;
+      if (!outcome.ok || problem !== null) {
+        const { cause, message } = outcome.ok
+          ? { cause: 'invalid-result' as const, message: problem! }
+          : outcome;
+        const phase = 'amendRequest';
+        const failure: PluginFailure = { plugin: f.name, phase, cause, message, policy: f.onError };
+        logFailure(failure);
+        steps.push({ plugin: f.name, amendment: null, failure });
+        if (f.onError === 'closed') {
+          return {
+            spec: current,
+            steps,
+            unsatisfiable: { plugin: f.name, reason: `failed closed: ${failure.message}` },
+          };
+        }
+        continue;
+      }
+      const amendment: RequestAmendment | null = outcome.value;
+      steps.push({ plugin: f.name, amendment });
+      if (amendment === null) {
+        continue;
+      }
+      if (amendment.unsatisfiable !== undefined || emptyMemberOf(amendment)) {
+        const reason =
+          amendment.unsatisfiable ?? 'required membership in an empty set of aggregates';
+        return { spec: current, steps, unsatisfiable: { plugin: f.name, reason } };
+      }
+      current = applyAmendment(current, amendment);
+    }
+    return { spec: current, steps };
+  }
+
+  async function runFilter(
+    f: FilterPlugin<unknown>,
+    hosts: readonly HostView[],
+    spec: RequestSpec,
+    onFailure: (failure: PluginFailure) => void,
+  ): Promise<{ step: FilterStep; survivors: HostView[] }> {
+    const budget = budgetFor(f);
+    const start = now();
+    const fail = (failure: Omit<PluginFailure, 'plugin' | 'policy'>) => {
+      const full: PluginFailure = { ...failure, plugin: f.name, policy: f.onError };
+      onFailure(full);
+      const open = f.onError === 'open';
+      const reason = `${f.name} failed closed (${full.cause}): ${full.message}`;
+      const rejections = open ? [] : hosts.map((h) => ({ host: h.uuid, hostName: h.name, reason }));
+      const after = open ? hosts.length : 0;
+      const step = {
+        plugin: f.name,
+        before: hosts.length,
+        after,
+        rejections,
+        durationMs: now() - start,
+        failure: full,
+      };
+      return { step, survivors: open ? [...hosts] : [] };
+    };
+    let state: unknown;
+    if (f.prepare) {
+      const prepared = await guard(budget, () => f.prepare!(spec));
+      if (!prepared.ok) {
+        return fail({ phase: 'prepare', cause: prepared.cause, message: prepared.message });
+      }
+      state = prepared.value;
+    }
+    const survivors: HostView[] = [];
+    const rejections: Rejection[] = [];
+    for (const host of hosts) {
+      let outcome: Outcome<Verdict> | Promise<Outcome<Verdict>> = guard(budget, () =>
+        f.filter!(host, spec, state),
+      );
+      if (isPromiseLike(outcome)) {
+        outcome = await outcome;
+      }
+      if (!outcome.ok) {
+        return fail({
+          phase: 'filter',
+          cause: outcome.cause,
+          message: outcome.message,
+          host: host.uuid,
+        });
+      }
+      const verdict: unknown = outcome.value;
+      if (!isVerdict(verdict)) {
+        const message = `verdict must be { fits: true } or { fits: false, reason }, got ${JSON.stringify(verdict)}`;
+        return fail({ phase: 'filter', cause: 'invalid-result', message, host: host.uuid });
+      }
+      if (verdict.fits) {
+        survivors.push(host);
+      } else {
+        rejections.push({ host: host.uuid, hostName: host.name, reason: verdict.reason });
+      }
+    }
+    const step = {
+      plugin: f.name,
+      before: hosts.length,
+      after: survivors.length,
+      rejections,
+      durationMs: now() - start,
+    };
+    return { step, survivors };
+  }
+
+  async function run(
+    hosts: readonly HostView[],
+    spec: RequestSpec,
+    amended?: AmendResult,
+  ): Promise<PipelineResult> {
+    const active = plugins.filters.filter((f) => f.filter !== undefined);
+    if (amended?.unsatisfiable !== undefined) {
+      const explanation: Explanation = {
+        amendments: amended.steps,
+        unsatisfiable: amended.unsatisfiable,
+        hostsIn: 0,
+        filters: [],
+        skippedFilters: active.map((f) => f.name),
+        weighers: [],
+        failures: amendFailures(amended),
+      };
+      return { hosts: [], explanation };
+    }
+    const failures = amendFailures(amended);
+    const onFailure = (failure: PluginFailure) => {
+      failures.push(failure);
+      logFailure(failure);
+    };
+    const steps: FilterStep[] = [];
+    let survivors: HostView[] = [...hosts];
+    let stoppedAfter: string | undefined;
+    let ran = 0;
+    for (const f of active) {
+      if (survivors.length === 0) {
+        break;
+      }
+      const result = await runFilter(f, survivors, spec, onFailure);
+      steps.push(result.step);
+      survivors = result.survivors;
+      ran += 1;
+      if (survivors.length === 0) {
+        stoppedAfter = f.name;
+      }
+    }
+    const weighing =
+      survivors.length > 0
+        ? await weighHosts(plugins.weighers, survivors, spec, {
+            defaultTimeBudgetMs,
+            now,
+            onFailure,
+          })
+        : { totals: [], components: [], steps: [] };
+    const explanation: Explanation = {
+      amendments: amended?.steps ?? [],
+      hostsIn: hosts.length,
+      filters: steps,
+      ...(stoppedAfter === undefined ? {} : { stoppedAfter }),
+      skippedFilters: active.slice(ran).map((f) => f.name),
+      weighers: weighing.steps,
+      failures,
+    };
+    return { hosts: rankHosts(survivors, weighing, hostSubsetSize, rng), explanation };
+  }
+
+  async function schedule(spec: RequestSpec, io: ScheduleIo): Promise<PipelineResult> {
+    const aggregates = needsAggregates ? await io.aggregates() : [];
+    const amended = await amend(spec, { aggregates });
+    if (amended.unsatisfiable !== undefined) {
+      return run([], amended.spec, amended);
+    }
+    return run(await io.hosts(amended.spec), amended.spec, amended);
+  }
+
+  const needsAggregates = plugins.filters.some((f) => f.amendRequest !== undefined);
+  return {
+    filters: plugins.filters,
+    weighers: plugins.weighers,
+    needsAggregates,
+    amend,
+    run,
+    schedule,
+  };
+}

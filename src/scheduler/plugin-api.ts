@@ -1,0 +1,182 @@
+// Scheduler plugin API, types only (upstream: nova/scheduler/filters/__init__.py, weights/__init__.py,
+// request_filter.py; shape from the Kubernetes scheduler framework: PreFilter / Filter / Score).
+import type { CandidateRequest } from '../placement/allocation-candidates/request';
+
+/** One inventory of a provider, with its current usage. Amounts are in the resource class's unit. */
+export interface InventoryView {
+  readonly resourceClass: string;
+  readonly total: number;
+  readonly reserved: number;
+  readonly minUnit: number;
+  readonly maxUnit: number;
+  readonly stepSize: number;
+  readonly allocationRatio: number;
+  /** Sum of the allocations against this inventory. */
+  readonly used: number;
+  /** `(total - reserved) * allocationRatio`, Placement's capacity formula. */
+  readonly capacity: number;
+}
+
+/** A provider aggregate and its metadata (a Nova host aggregate). */
+export interface AggregateView {
+  readonly uuid: string;
+  readonly name: string | null;
+  /** Raw metadata; a value may hold several comma-separated values (Nova convention). */
+  readonly metadata: Readonly<Record<string, string>>;
+}
+
+/** One resource provider of a host's tree. */
+export interface ProviderView {
+  readonly uuid: string;
+  readonly name: string;
+  /** `null` for the root. */
+  readonly parentUuid: string | null;
+  readonly generation: number;
+  /** Resource class name -> inventory. */
+  readonly inventories: Readonly<Record<string, InventoryView>>;
+  readonly traits: readonly string[];
+  /** Uuids of the aggregates this provider itself is a member of. */
+  readonly aggregateUuids: readonly string[];
+}
+
+/** One candidate allocation for a host (provider uuid -> resource class -> amount), as returned by the engine. */
+export interface AllocationRequestView {
+  readonly allocations: Readonly<Record<string, Readonly<Record<string, number>>>>;
+  /** Request group suffix -> provider uuids satisfying it (Placement `mappings`). */
+  readonly mappings?: Readonly<Record<string, readonly string[]>>;
+}
+
+/**
+ * Read-only snapshot of one host (a provider tree), loaded in batches by the pipeline's caller before
+ * any plugin runs. Plain JSON data: plugins never query anything.
+ */
+export interface HostView {
+  /** The root provider's uuid (the host's identity in explanations). */
+  readonly uuid: string;
+  /** The root provider's name (Nova's host name). */
+  readonly name: string;
+  readonly root: ProviderView;
+  /** Every provider of the tree, root first, parents before children. */
+  readonly providers: readonly ProviderView[];
+  /**
+   * The host's aggregates with metadata: those the root provider belongs to (Nova host aggregates;
+   * in Placement the root's aggregates span the whole tree).
+   */
+  readonly aggregates: readonly AggregateView[];
+  /** The candidate allocation requests the engine produced for this host. */
+  readonly allocationRequests: readonly AllocationRequestView[];
+}
+
+/** What the caller asked for: the candidate request plus the flavor-like context filters look at. */
+export interface RequestSpec {
+  /** The allocation-candidate request (groups, traits, member_of, ...). */
+  readonly candidateRequest: CandidateRequest;
+  /** Flavor (and image) extra specs, key -> raw value. */
+  readonly extraSpecs: Readonly<Record<string, string>>;
+  readonly projectId: string;
+  readonly userId?: string;
+  /** Scheduler hints, Nova style: each hint has a list of values. */
+  readonly hints: Readonly<Record<string, readonly string[]>>;
+}
+
+/** A filter's answer for one host. `reason` is human-readable and should name what was wanted and found. */
+export type Verdict = { readonly fits: true } | { readonly fits: false; readonly reason: string };
+
+/** What the pipeline does with a filter that throws or overruns its budget: let every host through, or none. */
+export type FailurePolicy = 'open' | 'closed';
+
+/** The two kinds of plugin an operator can enable. */
+export type PluginKind = 'filter' | 'weigher';
+
+/** Everything a pre-candidate hook may read: aggregates that carry metadata (loaded once, read-only). */
+export interface AmendContext {
+  readonly aggregates: readonly AggregateView[];
+}
+
+/**
+ * A change a pre-candidate hook asks for, applied by the pipeline before the candidate query runs.
+ * `memberOf` and `forbiddenAggregates` go to the unsuffixed group (they span the whole tree);
+ * the trait lists are request-wide root constraints.
+ */
+export interface RequestAmendment {
+  /** AND of any-of aggregate uuid sets (member_of=in:a,b). */
+  readonly memberOf?: readonly (readonly string[])[];
+  /** Aggregates no provider of the tree may belong to (member_of=!in:a,b). */
+  readonly forbiddenAggregates?: readonly string[];
+  readonly rootRequiredTraits?: readonly (readonly string[])[];
+  readonly rootForbiddenTraits?: readonly string[];
+  /** Set when no host can satisfy the request: the pipeline answers with no hosts and this reason. */
+  readonly unsatisfiable?: string;
+  /** Free text for the explanation. */
+  readonly note?: string;
+}
+
+/** Per-plugin services handed to factories. */
+export interface PluginHandle {
+  /** The plugin's `NAME`. */
+  readonly name: string;
+  /** The operator's configuration for this plugin (`plugins.<NAME>` in the scheduler config). */
+  readonly config: Readonly<Record<string, unknown>>;
+  /** Structured log line tagged with the plugin name. */
+  readonly log: (msg: string, fields?: Readonly<Record<string, unknown>>) => void;
+}
+
+/** Fields shared by both plugin kinds. */
+interface PluginBase {
+  /** Must equal the module's `NAME` (Nova-compatible class name, e.g. `'RamFilter'`). */
+  readonly name: string;
+  /** Total wall time (ms) this plugin may spend per request across all its calls; pipeline default if unset. */
+  readonly timeBudgetMs?: number;
+}
+
+/**
+ * A filter. Any of the three hooks may be omitted, but a filter has at least `amendRequest` or `filter`.
+ * Hooks may be async; the pipeline races async hooks against the remaining time budget.
+ */
+export interface FilterPlugin<S = void> extends PluginBase {
+  readonly kind: 'filter';
+  /** What happens when this filter throws or overruns its budget. */
+  readonly onError: FailurePolicy;
+  /** Pre-candidate hook (Kubernetes PreFilter, Nova request filter): may narrow the candidate query. */
+  amendRequest?(
+    req: RequestSpec,
+    ctx: AmendContext,
+  ): RequestAmendment | null | Promise<RequestAmendment | null>;
+  /** Once per request, before the first host (Kubernetes CycleState). */
+  prepare?(req: RequestSpec): S | Promise<S>;
+  /** Whether one host fits. Must not throw for "does not fit": return a reason instead. */
+  filter?(host: HostView, req: RequestSpec, state: S): Verdict | Promise<Verdict>;
+}
+
+/**
+ * A weigher: a raw weight per host. The pipeline min-max normalises the raw weights (or uses
+ * `minval`/`maxval` when set), multiplies by the per-host multiplier, and sums across weighers.
+ * A weigher that throws or overruns its budget is dropped for that request (weighers cannot reject).
+ */
+export interface WeigherPlugin<S = void> extends PluginBase {
+  readonly kind: 'weigher';
+  /** Configured multiplier; positive prefers high raw weights, negative prefers low ones. */
+  readonly multiplier: number;
+  /** Aggregate metadata key overriding `multiplier` per host (lowest value wins), e.g. `ram_weight_multiplier`. */
+  readonly multiplierMetadataKey?: string;
+  readonly minval?: number;
+  readonly maxval?: number;
+  prepare?(req: RequestSpec): S | Promise<S>;
+  weigh(host: HostView, req: RequestSpec, state: S): number | Promise<number>;
+}
+
+/** Any plugin instance. */
+export type SchedulerPlugin = FilterPlugin<unknown> | WeigherPlugin<unknown>;
+
+/** Builds a plugin from its operator configuration; throws (at start-up) on invalid configuration. */
+export type PluginFactory = (
+  config: Readonly<Record<string, unknown>>,
+  handle: PluginHandle,
+) => SchedulerPlugin;
+
+/** The shape of a plugin module (built-in folder or operator `.js` file). */
+export interface PluginModule {
+  readonly NAME: string;
+  readonly kind: PluginKind;
+  readonly create: PluginFactory;
+}

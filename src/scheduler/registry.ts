@@ -1,0 +1,306 @@
+// Plugin registry: built-in and operator plugin modules by NAME, and the enabled plugins built from
+// config (upstream: nova/loadables.py + nova/scheduler/host_manager.py _choose_host_filters;
+// Kubernetes framework/runtime/registry.go).
+import { readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import {
+  createPipeline,
+  type Pipeline,
+  type PipelineOptions,
+  type SchedulerLogger,
+} from './pipeline';
+import type {
+  FilterPlugin,
+  PluginHandle,
+  PluginKind,
+  PluginModule,
+  SchedulerPlugin,
+  WeigherPlugin,
+} from './plugin-api';
+
+/** Start-up error: bad scheduler configuration or a broken plugin module. */
+export class SchedulerConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SchedulerConfigError';
+  }
+}
+
+/** A plugin module and where it came from (`'builtin'` or the file it was loaded from). */
+export interface RegisteredPlugin {
+  readonly module: PluginModule;
+  readonly source: string;
+}
+
+/** NAME -> registered module. */
+export type PluginRegistry = ReadonlyMap<string, RegisteredPlugin>;
+
+/** Scheduler configuration (the lead's config.ts fills it from the environment / config file). */
+export interface SchedulerConfig {
+  /** Filter NAMEs in the order they run (Nova `enabled_filters`). */
+  readonly enabledFilters: readonly string[];
+  /** Weigher NAMEs (Nova `weight_classes`). */
+  readonly enabledWeighers: readonly string[];
+  /** Per-plugin configuration, by NAME, handed to the plugin's factory. */
+  readonly plugins?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** See `PipelineOptions.hostSubsetSize`. */
+  readonly hostSubsetSize?: number;
+  /** See `PipelineOptions.defaultTimeBudgetMs`. */
+  readonly defaultTimeBudgetMs?: number;
+}
+
+/** One line of `schedulerPlugins`. */
+export interface PluginInfo {
+  readonly name: string;
+  readonly kind: PluginKind;
+  readonly source: string;
+  /** 0-based position in `enabledFilters` / `enabledWeighers`, or `null` when not enabled. */
+  readonly position: number | null;
+}
+
+/**
+ * Checks that a loaded value has the plugin module shape.
+ * @throws SchedulerConfigError naming `source` when it does not.
+ */
+export function toPluginModuleOrThrow(value: unknown, source: string): PluginModule {
+  const mod = value as
+    | (Partial<Record<keyof PluginModule, unknown>> & { default?: unknown })
+    | null;
+  if (
+    mod !== null &&
+    typeof mod === 'object' &&
+    mod.NAME === undefined &&
+    mod.default !== undefined
+  ) {
+    return toPluginModuleOrThrow(mod.default, source);
+  }
+  if (mod === null || typeof mod !== 'object' || typeof mod.NAME !== 'string' || mod.NAME === '') {
+    throw new SchedulerConfigError(
+      `${source}: a scheduler plugin must export a non-empty string NAME`,
+    );
+  }
+  if (mod.kind !== 'filter' && mod.kind !== 'weigher') {
+    throw new SchedulerConfigError(
+      `${source}: plugin ${mod.NAME} must export kind 'filter' or 'weigher'`,
+    );
+  }
+  if (typeof mod.create !== 'function') {
+    throw new SchedulerConfigError(
+      `${source}: plugin ${mod.NAME} must export a create(config, handle) function`,
+    );
+  }
+  return { NAME: mod.NAME, kind: mod.kind, create: mod.create as PluginModule['create'] };
+}
+
+/**
+ * Builds the registry from the built-in modules and the operator's loaded modules.
+ * @throws SchedulerConfigError when two modules share a NAME.
+ */
+export function createRegistry(
+  builtins: readonly PluginModule[],
+  operatorPlugins: readonly RegisteredPlugin[] = [],
+): PluginRegistry {
+  const registry = new Map<string, RegisteredPlugin>();
+  const all = [...builtins.map((module) => ({ module, source: 'builtin' })), ...operatorPlugins];
+  for (const entry of all) {
+    const module = toPluginModuleOrThrow(entry.module, entry.source);
+    const existing = registry.get(module.NAME);
+    if (existing !== undefined) {
+      throw new SchedulerConfigError(
+        `scheduler plugin ${module.NAME} is registered twice (${existing.source} and ${entry.source})`,
+      );
+    }
+    registry.set(module.NAME, { module, source: entry.source });
+  }
+  return registry;
+}
+
+function lookupOrThrow(registry: PluginRegistry, name: string, kind: PluginKind): RegisteredPlugin {
+  const entry = registry.get(name);
+  const setting = kind === 'filter' ? 'enabledFilters' : 'enabledWeighers';
+  if (entry === undefined) {
+    const known = [...registry.values()]
+      .filter((e) => e.module.kind === kind)
+      .map((e) => e.module.NAME);
+    throw new SchedulerConfigError(
+      `${setting}: unknown scheduler ${kind} "${name}"; known ${kind}s: ${known.sort().join(', ') || '(none)'}`,
+    );
+  }
+  if (entry.module.kind !== kind) {
+    throw new SchedulerConfigError(
+      `${setting}: "${name}" is a ${entry.module.kind}, not a ${kind}`,
+    );
+  }
+  return entry;
+}
+
+function checkInstance(plugin: SchedulerPlugin, entry: RegisteredPlugin): void {
+  const where = `${entry.module.NAME} (${entry.source})`;
+  if (plugin === null || typeof plugin !== 'object' || plugin.name !== entry.module.NAME) {
+    throw new SchedulerConfigError(
+      `${where}: create() must return a plugin whose name is its NAME`,
+    );
+  }
+  if (plugin.kind !== entry.module.kind) {
+    throw new SchedulerConfigError(
+      `${where}: create() returned a ${String(plugin.kind)}, module says ${entry.module.kind}`,
+    );
+  }
+  if (plugin.kind === 'filter') {
+    if (plugin.onError !== 'open' && plugin.onError !== 'closed') {
+      throw new SchedulerConfigError(`${where}: onError must be 'open' or 'closed'`);
+    }
+    if (typeof plugin.filter !== 'function' && typeof plugin.amendRequest !== 'function') {
+      throw new SchedulerConfigError(`${where}: a filter needs filter() or amendRequest()`);
+    }
+  } else if (typeof plugin.weigh !== 'function' || !Number.isFinite(plugin.multiplier)) {
+    throw new SchedulerConfigError(`${where}: a weigher needs weigh() and a finite multiplier`);
+  }
+}
+
+function instantiate(
+  entry: RegisteredPlugin,
+  config: SchedulerConfig,
+  logger: SchedulerLogger,
+): SchedulerPlugin {
+  const name = entry.module.NAME;
+  const pluginConfig = config.plugins?.[name] ?? {};
+  const handle: PluginHandle = {
+    name,
+    config: pluginConfig,
+    log: (msg, fields) => logger.info({ plugin: name, ...fields }, msg),
+  };
+  let plugin: SchedulerPlugin;
+  try {
+    plugin = entry.module.create(pluginConfig, handle);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    throw new SchedulerConfigError(
+      `scheduler plugin ${name} (${entry.source}) failed to start: ${message}`,
+    );
+  }
+  checkInstance(plugin, entry);
+  return plugin;
+}
+
+/**
+ * Instantiates the enabled plugins in configured order.
+ * @throws SchedulerConfigError for an unknown or twice-enabled name, a kind mismatch, configuration for
+ *   an unknown plugin, or a factory that rejects its configuration.
+ */
+export function instantiatePlugins(
+  registry: PluginRegistry,
+  config: SchedulerConfig,
+  logger: SchedulerLogger = { warn: () => {}, info: () => {} },
+): { filters: FilterPlugin<unknown>[]; weighers: WeigherPlugin<unknown>[] } {
+  for (const name of Object.keys(config.plugins ?? {})) {
+    if (!registry.has(name)) {
+      throw new SchedulerConfigError(
+        `plugins: configuration given for unknown scheduler plugin "${name}"`,
+      );
+    }
+  }
+  const build = (names: readonly string[], kind: PluginKind) => {
+    const seen = new Set<string>();
+    return names.map((name) => {
+      if (seen.has(name)) {
+        throw new SchedulerConfigError(`scheduler ${kind} "${name}" is enabled twice`);
+      }
+      seen.add(name);
+      return instantiate(lookupOrThrow(registry, name, kind), config, logger);
+    });
+  };
+  const filters = build(config.enabledFilters, 'filter') as FilterPlugin<unknown>[];
+  const weighers = build(config.enabledWeighers, 'weigher') as WeigherPlugin<unknown>[];
+  return { filters, weighers };
+}
+
+/**
+ * Instantiates the enabled plugins and builds the pipeline (the composition root's one call).
+ * @throws SchedulerConfigError as `instantiatePlugins`, or for an invalid `hostSubsetSize`.
+ */
+export function buildPipeline(
+  registry: PluginRegistry,
+  config: SchedulerConfig,
+  options: Omit<PipelineOptions, 'hostSubsetSize' | 'defaultTimeBudgetMs'> = {},
+): Pipeline {
+  const plugins = instantiatePlugins(registry, config, options.logger);
+  try {
+    return createPipeline(plugins, {
+      ...options,
+      ...(config.hostSubsetSize === undefined ? {} : { hostSubsetSize: config.hostSubsetSize }),
+      ...(config.defaultTimeBudgetMs === undefined
+        ? {}
+        : { defaultTimeBudgetMs: config.defaultTimeBudgetMs }),
+    });
+  } catch (err) {
+    throw new SchedulerConfigError(err instanceof Error ? err.message : String(err));
+  }
+}
+
+/** Every registered plugin, sorted by kind then name, with its enabled position (for `schedulerPlugins`). */
+export function listPlugins(registry: PluginRegistry, config?: SchedulerConfig): PluginInfo[] {
+  return [...registry.values()]
+    .map(({ module, source }) => {
+      const enabled = module.kind === 'filter' ? config?.enabledFilters : config?.enabledWeighers;
+      const index = enabled?.indexOf(module.NAME) ?? -1;
+      return { name: module.NAME, kind: module.kind, source, position: index >= 0 ? index : null };
+    })
+    .sort((a, b) => a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name));
+}
+
+/** Splits a `BERTH_PLUGIN_DIRS` value: paths separated by `:` (or `,`), blanks ignored. */
+export function parsePluginDirs(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(/[:,]/)
+    .map((dir) => dir.trim())
+    .filter((dir) => dir !== '');
+}
+
+const MODULE_FILE = /^(?!.*\.test\.)[^.].*\.(?:c?js|mjs)$/;
+const INDEX_FILES = ['index.js', 'index.cjs', 'index.mjs'];
+
+function pluginFiles(dir: string): string[] {
+  const files: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+    a.name.localeCompare(b.name),
+  )) {
+    const path = join(dir, entry.name);
+    if (entry.isFile() && MODULE_FILE.test(entry.name)) {
+      files.push(path);
+    } else if (entry.isDirectory()) {
+      const index = INDEX_FILES.map((f) => join(path, f)).find((f) =>
+        statSync(f, { throwIfNoEntry: false })?.isFile(),
+      );
+      if (index !== undefined) {
+        files.push(index);
+      }
+    }
+  }
+  return files;
+}
+
+/**
+ * Loads operator plugins: every compiled `*.js` / `*.cjs` / `*.mjs` file directly in each directory and
+ * every sub-directory's `index.js` (the built-in folder layout). Each must export NAME, kind and create.
+ * @throws SchedulerConfigError for a missing directory or a module that fails to load or has the wrong shape.
+ */
+export function loadPluginDirs(dirs: readonly string[]): RegisteredPlugin[] {
+  const loaded: RegisteredPlugin[] = [];
+  for (const dir of dirs.map((d) => resolve(d))) {
+    if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+      throw new SchedulerConfigError(`BERTH_PLUGIN_DIRS: ${dir} is not a directory`);
+    }
+    for (const file of pluginFiles(dir)) {
+      let exported: unknown;
+      try {
+        exported = require(file);
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        throw new SchedulerConfigError(`${file}: cannot load scheduler plugin: ${message}`);
+      }
+      loaded.push({ module: toPluginModuleOrThrow(exported, file), source: file });
+    }
+  }
+  return loaded;
+}

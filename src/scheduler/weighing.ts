@@ -1,0 +1,131 @@
+// Weighing and ranking of the hosts that passed the filters (upstream: nova/weights.py
+// BaseWeightHandler.get_weighed_objects and nova/scheduler/manager.py _get_sorted_hosts).
+import type { PluginFailure, RankedHost, WeighStep, WeightComponent } from './explanation';
+import { normalise, resolveMultiplier } from './helpers';
+import { Budget, guard, isPromiseLike, type Outcome } from './isolation';
+import type { HostView, RequestSpec, WeigherPlugin } from './plugin-api';
+
+/** Runtime knobs shared with the pipeline. */
+export interface WeighingOptions {
+  readonly defaultTimeBudgetMs: number;
+  readonly now: () => number;
+  readonly onFailure: (failure: PluginFailure) => void;
+}
+
+/** Per-host totals and per-weigher breakdown, in the order of `hosts`. */
+export interface Weighing {
+  readonly totals: number[];
+  readonly components: WeightComponent[][];
+  readonly steps: WeighStep[];
+}
+
+type RawResult =
+  | { readonly raws: number[] }
+  | { readonly failure: Omit<PluginFailure, 'plugin' | 'policy'> };
+
+async function rawWeights(
+  weigher: WeigherPlugin<unknown>,
+  hosts: readonly HostView[],
+  spec: RequestSpec,
+  budget: Budget,
+): Promise<RawResult> {
+  let state: unknown;
+  if (weigher.prepare) {
+    const prepared = await guard(budget, () => weigher.prepare!(spec));
+    if (!prepared.ok) {
+      return { failure: { phase: 'prepare', cause: prepared.cause, message: prepared.message } };
+    }
+    state = prepared.value;
+  }
+  const raws: number[] = [];
+  for (const host of hosts) {
+    let outcome: Outcome<number> | Promise<Outcome<number>> = guard(budget, () =>
+      weigher.weigh(host, spec, state),
+    );
+    if (isPromiseLike(outcome)) {
+      outcome = await outcome;
+    }
+    if (!outcome.ok) {
+      return {
+        failure: {
+          phase: 'weigh',
+          cause: outcome.cause,
+          message: outcome.message,
+          host: host.uuid,
+        },
+      };
+    }
+    if (typeof outcome.value !== 'number' || !Number.isFinite(outcome.value)) {
+      const message = `weight must be a finite number, got ${String(outcome.value)}`;
+      return { failure: { phase: 'weigh', cause: 'invalid-result', message, host: host.uuid } };
+    }
+    raws.push(outcome.value);
+  }
+  return { raws };
+}
+
+/**
+ * Runs every weigher over the hosts: raw weights, min-max normalisation per weigher (all equal -> 0),
+ * times the host's multiplier (aggregate override, lowest wins), summed. A failing weigher is dropped.
+ */
+export async function weighHosts(
+  weighers: readonly WeigherPlugin<unknown>[],
+  hosts: readonly HostView[],
+  spec: RequestSpec,
+  options: WeighingOptions,
+): Promise<Weighing> {
+  const totals = hosts.map(() => 0);
+  const components: WeightComponent[][] = hosts.map(() => []);
+  const steps: WeighStep[] = [];
+  for (const weigher of weighers) {
+    const budget = new Budget(weigher.timeBudgetMs ?? options.defaultTimeBudgetMs, options.now);
+    const start = options.now();
+    const result = await rawWeights(weigher, hosts, spec, budget);
+    const durationMs = options.now() - start;
+    if ('failure' in result) {
+      const failure: PluginFailure = { ...result.failure, plugin: weigher.name, policy: 'dropped' };
+      options.onFailure(failure);
+      steps.push({ plugin: weigher.name, durationMs, failure });
+      continue;
+    }
+    const normalised = normalise(result.raws, weigher.minval, weigher.maxval);
+    hosts.forEach((host, i) => {
+      const multiplier = resolveMultiplier(host, weigher.multiplierMetadataKey, weigher.multiplier);
+      totals[i]! += multiplier * normalised[i]!;
+      components[i]!.push({
+        weigher: weigher.name,
+        raw: result.raws[i]!,
+        normalised: normalised[i]!,
+        multiplier,
+      });
+    });
+    steps.push({ plugin: weigher.name, durationMs });
+  }
+  return { totals, components, steps };
+}
+
+/**
+ * Orders hosts best first. Equal weights are ordered randomly; then, as Nova does, one host is picked
+ * at random among the best `hostSubsetSize` and moved to the front (the rest keep their order).
+ * @param rng uniform random numbers in [0, 1)
+ */
+export function rankHosts(
+  hosts: readonly HostView[],
+  weighing: Pick<Weighing, 'totals' | 'components'>,
+  hostSubsetSize: number,
+  rng: () => number,
+): RankedHost[] {
+  const keyed = hosts.map((host, i) => ({
+    ranked: { host, weight: weighing.totals[i]!, components: weighing.components[i]! },
+    tie: rng(),
+  }));
+  keyed.sort((a, b) => b.ranked.weight - a.ranked.weight || a.tie - b.tie);
+  const ranked = keyed.map((k) => k.ranked);
+  const subset = Math.min(hostSubsetSize, ranked.length);
+  if (subset > 1) {
+    const pick = Math.min(Math.floor(rng() * subset), subset - 1);
+    const [chosen] = ranked.splice(pick, 1);
+    ranked.unshift(chosen!);
+  }
+  return ranked;
+}

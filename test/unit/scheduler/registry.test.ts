@@ -1,0 +1,225 @@
+// Unit tests for src/scheduler/registry.ts: registration, start-up errors, operator plugin directories.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { builtinPlugins } from '../../../filters/registry';
+import { buildHostView, buildRequestSpec } from '../../../src/scheduler/helpers';
+import type { PluginModule } from '../../../src/scheduler/plugin-api';
+import {
+  buildPipeline,
+  createRegistry,
+  instantiatePlugins,
+  listPlugins,
+  loadPluginDirs,
+  parsePluginDirs,
+  type SchedulerConfig,
+  SchedulerConfigError,
+} from '../../../src/scheduler/registry';
+
+const passAll: PluginModule = {
+  NAME: 'PassAll',
+  kind: 'filter',
+  create: (_config, handle) => ({
+    name: 'PassAll',
+    kind: 'filter',
+    onError: 'open',
+    filter: () => {
+      handle.log('looked', { extra: 1 });
+      return { fits: true };
+    },
+  }),
+};
+
+const registry = createRegistry(builtinPlugins, [
+  { module: passAll, source: '/plugins/pass-all.js' },
+]);
+
+describe('createRegistry', () => {
+  it('rejects two modules with the same NAME, naming both sources', () => {
+    expect(() =>
+      createRegistry(builtinPlugins, [
+        { module: { ...passAll, NAME: 'RamFilter' }, source: '/p/ram.js' },
+      ]),
+    ).toThrow('scheduler plugin RamFilter is registered twice (builtin and /p/ram.js)');
+    expect(() => createRegistry([passAll, passAll])).toThrow(SchedulerConfigError);
+  });
+
+  it('rejects a module without the plugin shape', () => {
+    expect(() =>
+      createRegistry([
+        { NAME: 'X', kind: 'scorer', create: () => null } as unknown as PluginModule,
+      ]),
+    ).toThrow("builtin: plugin X must export kind 'filter' or 'weigher'");
+  });
+});
+
+describe('instantiatePlugins', () => {
+  it('builds the enabled plugins in configured order', () => {
+    const { filters, weighers } = instantiatePlugins(registry, {
+      enabledFilters: ['RamFilter', 'PassAll', 'ComputeFilter'],
+      enabledWeighers: ['CPUWeigher', 'RAMWeigher'],
+      plugins: { RAMWeigher: { multiplier: -1 } },
+    });
+    expect(filters.map((f) => f.name)).toEqual(['RamFilter', 'PassAll', 'ComputeFilter']);
+    expect(weighers.map((w) => [w.name, w.multiplier])).toEqual([
+      ['CPUWeigher', 1],
+      ['RAMWeigher', -1],
+    ]);
+  });
+
+  it.each<{ name: string; config: SchedulerConfig; message: string }>([
+    {
+      name: 'an unknown filter',
+      config: { enabledFilters: ['RamFilter', 'NoSuchFilter'], enabledWeighers: [] },
+      message:
+        'enabledFilters: unknown scheduler filter "NoSuchFilter"; known filters: AggregateInstanceExtraSpecsFilter, AggregateInstanceTypeFilter, ComputeFilter, DiskFilter, PassAll, RamFilter, ReservationFilter',
+    },
+    {
+      name: 'an unknown weigher',
+      config: { enabledFilters: [], enabledWeighers: ['IoOpsWeigher'] },
+      message:
+        'enabledWeighers: unknown scheduler weigher "IoOpsWeigher"; known weighers: CPUWeigher, DiskWeigher, RAMWeigher',
+    },
+    {
+      name: 'a weigher enabled as a filter',
+      config: { enabledFilters: ['RAMWeigher'], enabledWeighers: [] },
+      message: 'enabledFilters: "RAMWeigher" is a weigher, not a filter',
+    },
+    {
+      name: 'a filter enabled twice',
+      config: { enabledFilters: ['RamFilter', 'RamFilter'], enabledWeighers: [] },
+      message: 'scheduler filter "RamFilter" is enabled twice',
+    },
+    {
+      name: 'configuration for an unknown plugin',
+      config: { enabledFilters: [], enabledWeighers: [], plugins: { RamFiltre: {} } },
+      message: 'plugins: configuration given for unknown scheduler plugin "RamFiltre"',
+    },
+    {
+      name: 'a factory rejecting its configuration',
+      config: {
+        enabledFilters: [],
+        enabledWeighers: ['RAMWeigher'],
+        plugins: { RAMWeigher: { multiplier: 'x' } },
+      },
+      message:
+        'scheduler plugin RAMWeigher (builtin) failed to start: RAMWeigher: config "multiplier" must be a finite number, got "x"',
+    },
+  ])('fails at start-up for $name', ({ config, message }) => {
+    expect(() => instantiatePlugins(registry, config)).toThrow(new SchedulerConfigError(message));
+  });
+
+  it('rejects a factory whose plugin does not carry its NAME', () => {
+    const liar = createRegistry([{ ...passAll, NAME: 'Liar' }]);
+    expect(() =>
+      instantiatePlugins(liar, { enabledFilters: ['Liar'], enabledWeighers: [] }),
+    ).toThrow('Liar (builtin): create() must return a plugin whose name is its NAME');
+  });
+
+  it("routes a plugin's log lines to the logger, tagged with its name", async () => {
+    const lines: [object, string][] = [];
+    const logger = {
+      warn: () => {},
+      info: (fields: object, msg: string) => lines.push([fields, msg]),
+    };
+    const pipeline = buildPipeline(
+      registry,
+      { enabledFilters: ['PassAll'], enabledWeighers: [] },
+      { logger },
+    );
+    await pipeline.run([buildHostView({ providers: [{ uuid: 'h1' }] })], buildRequestSpec());
+    expect(lines).toEqual([[{ plugin: 'PassAll', extra: 1 }, 'looked']]);
+  });
+
+  it('reports an invalid hostSubsetSize as a configuration error', () => {
+    expect(() =>
+      buildPipeline(registry, { enabledFilters: [], enabledWeighers: [], hostSubsetSize: 0 }),
+    ).toThrow(SchedulerConfigError);
+  });
+});
+
+describe('listPlugins', () => {
+  it('lists every plugin with kind, source and enabled position', () => {
+    const list = listPlugins(registry, {
+      enabledFilters: ['PassAll', 'RamFilter'],
+      enabledWeighers: ['RAMWeigher'],
+    });
+    expect(list.filter((p) => p.position !== null)).toEqual([
+      { name: 'PassAll', kind: 'filter', source: '/plugins/pass-all.js', position: 0 },
+      { name: 'RamFilter', kind: 'filter', source: 'builtin', position: 1 },
+      { name: 'RAMWeigher', kind: 'weigher', source: 'builtin', position: 0 },
+    ]);
+    expect(list).toHaveLength(builtinPlugins.length + 1);
+  });
+});
+
+describe('parsePluginDirs', () => {
+  it.each([
+    [undefined, []],
+    ['', []],
+    ['/a', ['/a']],
+    ['/a: /b ,/c', ['/a', '/b', '/c']],
+  ])('%j -> %j', (value, want) => {
+    expect(parsePluginDirs(value)).toEqual(want);
+  });
+});
+
+describe('loadPluginDirs', () => {
+  let dir: string;
+  const plugin = (name: string) =>
+    `exports.NAME = '${name}'; exports.kind = 'filter';\n` +
+    `exports.create = () => ({ name: '${name}', kind: 'filter', onError: 'open', filter: () => ({ fits: true }) });\n`;
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'berth-plugins-'));
+  });
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('loads top-level modules and sub-directory index files, ignoring tests and other files', () => {
+    writeFileSync(join(dir, 'b-filter.js'), plugin('BFilter'));
+    writeFileSync(join(dir, 'b-filter.test.js'), 'throw new Error("not a plugin")');
+    writeFileSync(join(dir, 'README.md'), '# notes');
+    mkdirSync(join(dir, 'a-filter'));
+    writeFileSync(join(dir, 'a-filter', 'index.js'), plugin('AFilter'));
+    writeFileSync(join(dir, 'a-filter', 'helper.js'), 'throw new Error("not loaded")');
+    mkdirSync(join(dir, 'default-export'));
+    writeFileSync(
+      join(dir, 'default-export', 'index.js'),
+      `exports.default = { NAME: 'DefaultFilter', kind: 'filter', create: () => ({}) };`,
+    );
+    const loaded = loadPluginDirs([dir]);
+    expect(loaded.map((p) => [p.module.NAME, p.source])).toEqual([
+      ['AFilter', join(dir, 'a-filter', 'index.js')],
+      ['BFilter', join(dir, 'b-filter.js')],
+      ['DefaultFilter', join(dir, 'default-export', 'index.js')],
+    ]);
+    const withOperators = createRegistry(builtinPlugins, loaded);
+    const { filters } = instantiatePlugins(withOperators, {
+      enabledFilters: ['BFilter', 'AFilter'],
+      enabledWeighers: [],
+    });
+    expect(filters.map((f) => f.name)).toEqual(['BFilter', 'AFilter']);
+  });
+
+  it('fails for a missing directory', () => {
+    expect(() => loadPluginDirs([join(dir, 'nope')])).toThrow(
+      `BERTH_PLUGIN_DIRS: ${join(dir, 'nope')} is not a directory`,
+    );
+  });
+
+  it('fails, naming the file, for a module that does not load', () => {
+    writeFileSync(join(dir, 'broken.js'), 'this is not javascript');
+    expect(() => loadPluginDirs([dir])).toThrow(
+      `${join(dir, 'broken.js')}: cannot load scheduler plugin`,
+    );
+  });
+
+  it('fails, naming the file, for a module without NAME', () => {
+    writeFileSync(join(dir, 'anon.js'), 'exports.kind = "filter"; exports.create = () => ({});');
+    expect(() => loadPluginDirs([dir])).toThrow(
+      `${join(dir, 'anon.js')}: a scheduler plugin must export a non-empty string NAME`,
+    );
+  });
+});

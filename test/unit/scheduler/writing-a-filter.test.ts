@@ -1,0 +1,99 @@
+// Keeps docs/writing-a-filter.md honest: its code blocks are the example files, the example's own table
+// test passes, and the compiled example loads from a plugin directory and filters through the pipeline.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { builtinPlugins } from '../../../filters/registry';
+import { buildHostView, buildRequestSpec } from '../../../src/scheduler/helpers';
+import {
+  buildPipeline,
+  createRegistry,
+  listPlugins,
+  loadPluginDirs,
+} from '../../../src/scheduler/registry';
+// Runs the example's table test as part of this suite (docs/ is not a jest root).
+import '../../../docs/examples/aggregate-multi-tenancy-isolation/aggregate-multi-tenancy-isolation.test';
+
+const repo = resolve(__dirname, '../../..');
+const doc = readFileSync(join(repo, 'docs/writing-a-filter.md'), 'utf8');
+const example = 'docs/examples/aggregate-multi-tenancy-isolation';
+
+const { compilePlugin } = require('../../../docs/examples/compile-plugin.cjs') as {
+  compilePlugin: (source: string, pluginDir: string) => string;
+};
+
+describe('docs/writing-a-filter.md', () => {
+  const includes = [...doc.matchAll(/<!-- include: (\S+) -->\n```ts\n([\s\S]*?)```/g)];
+
+  it('includes the example plugin and its test', () => {
+    expect(includes.map((m) => m[1])).toEqual([
+      `${example}/index.ts`,
+      `${example}/aggregate-multi-tenancy-isolation.test.ts`,
+    ]);
+  });
+
+  it.each(includes.map((m) => [m[1]!, m[2]!]))(
+    'shows %s exactly as it is on disk',
+    (path, shown) => {
+      expect(shown).toBe(readFileSync(join(repo, path), 'utf8'));
+    },
+  );
+
+  it('keeps the example plugin about 20 lines long', () => {
+    expect(
+      readFileSync(join(repo, example, 'index.ts'), 'utf8').split('\n').length,
+    ).toBeLessThanOrEqual(30);
+  });
+});
+
+describe('the compiled example as an operator plugin', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'berth-example-'));
+  });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('compiles, loads from BERTH_PLUGIN_DIRS, is listed, and filters hosts', async () => {
+    const out = compilePlugin(join(repo, example, 'index.ts'), dir);
+    expect(out).toBe(join(dir, 'aggregate-multi-tenancy-isolation', 'index.js'));
+    expect(readFileSync(out, 'utf8')).not.toContain('src/scheduler');
+
+    const registry = createRegistry(builtinPlugins, loadPluginDirs([dir]));
+    const config = {
+      enabledFilters: ['AggregateMultiTenancyIsolation', 'RamFilter'],
+      enabledWeighers: [],
+    };
+    expect(
+      listPlugins(registry, config).find((p) => p.name === 'AggregateMultiTenancyIsolation'),
+    ).toEqual({
+      name: 'AggregateMultiTenancyIsolation',
+      kind: 'filter',
+      source: out,
+      position: 0,
+    });
+
+    const hosts = [
+      buildHostView({ providers: [{ uuid: 'shared', inventories: { MEMORY_MB: 4096 } }] }),
+      buildHostView({
+        providers: [{ uuid: 'dedicated', inventories: { MEMORY_MB: 4096 } }],
+        aggregates: [{ uuid: 'a', metadata: { filter_tenant_id: 'acme' } }],
+      }),
+    ];
+    const pipeline = buildPipeline(registry, config);
+    const other = await pipeline.run(
+      hosts,
+      buildRequestSpec({ projectId: 'globex', resources: { MEMORY_MB: 512 } }),
+    );
+    expect(other.hosts.map((r) => r.host.uuid)).toEqual(['shared']);
+    expect(other.explanation.filters[0]!.rejections[0]!.reason).toBe(
+      'host is reserved for other projects: globex not in acme',
+    );
+    const acme = await pipeline.run(
+      hosts,
+      buildRequestSpec({ projectId: 'acme', resources: { MEMORY_MB: 512 } }),
+    );
+    expect(acme.hosts.map((r) => r.host.uuid).sort()).toEqual(['dedicated', 'shared']);
+  });
+});

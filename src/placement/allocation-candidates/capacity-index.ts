@@ -1,0 +1,301 @@
+// In-memory capacity index over the whole provider forest, kept current by small mutators
+// (upstream: the tables research_context.py queries; this is berth's replacement for those SQL reads).
+
+import type { AggregateRow, IndexRows, InventoryRow, ProviderRow, TraitRow } from './index-rows';
+import { InternTable } from './intern-table';
+import { growInt32, InventoryTable } from './inventory-table';
+import { ProviderForest } from './provider-forest';
+import { type AnchorSource, SharingAnchors } from './sharing-anchors';
+
+/** The trait that marks a provider as sharing its inventory through aggregates. */
+export const SHARING_TRAIT = 'MISC_SHARES_VIA_AGGREGATE';
+
+/** Inventory fields without the provider id, as accepted by {@link CapacityIndex.replaceInventories}. */
+export type InventoryInput = Omit<InventoryRow, 'providerId'>;
+
+const NO_INTS = new Int32Array(0);
+
+function sortedIds(table: InternTable, names: readonly string[]): Int32Array {
+  const ids = new Set<number>();
+  for (const n of names) {
+    ids.add(table.intern(n));
+  }
+  return Int32Array.from(ids).sort();
+}
+
+function groupBy<T extends { readonly providerId: number }>(rows: readonly T[]): Map<number, T[]> {
+  const out = new Map<number, T[]>();
+  for (const r of rows) {
+    const list = out.get(r.providerId);
+    if (list) {
+      list.push(r);
+    } else {
+      out.set(r.providerId, [r]);
+    }
+  }
+  return out;
+}
+
+/**
+ * Compact index of providers, inventories (+usage), traits and aggregates. Names are interned to
+ * small integers; numeric inventory columns live in typed arrays. Read by the candidate engine;
+ * written by {@link CapacityIndex.fromRows} and the incremental mutators. Not thread-safe (one
+ * writer, readers between writes), which is the Node model.
+ */
+export class CapacityIndex extends ProviderForest implements AnchorSource {
+  readonly classes = new InternTable();
+  readonly traitTable = new InternTable();
+  readonly aggregateTable = new InternTable();
+  readonly inventories = new InventoryTable();
+  /** Per provider slot: sorted trait ids. */
+  readonly traits: Int32Array[] = [];
+  /** Per provider slot: sorted aggregate ids. */
+  readonly aggregates: Int32Array[] = [];
+  /** Per provider slot: inventory slots. */
+  readonly invSlots: Int32Array[] = [];
+  /** Aggregate id -> provider slots in it. */
+  readonly aggMembers = new Map<number, Set<number>>();
+  /** Per provider slot: 1 when it has the sharing trait. */
+  sharing = new Int32Array(0);
+  readonly sharingTraitId: number;
+  /** Sharing anchors cache. */
+  readonly anchors = new SharingAnchors(this);
+  /** Bumped on every change; caches of derived per-request data compare against it. */
+  version = 0;
+  private knownClasses: Set<string> | null = null;
+  private knownTraits: Set<string> | null = null;
+
+  constructor() {
+    super();
+    this.sharingTraitId = this.traitTable.intern(SHARING_TRAIT);
+  }
+
+  /** Builds an index from a full snapshot. @throws Error when a parent id is unknown. */
+  static fromRows(rows: IndexRows): CapacityIndex {
+    const index = new CapacityIndex();
+    index.knownClasses = rows.resourceClassNames ? new Set(rows.resourceClassNames) : null;
+    index.knownTraits = rows.traitNames ? new Set(rows.traitNames) : null;
+    index.addProviders(rows.providers);
+    for (const [id, list] of groupBy(rows.inventories)) {
+      index.replaceInventories(id, list);
+    }
+    for (const [id, list] of groupBy(rows.traits)) {
+      index.setTraits(
+        id,
+        list.map((t: TraitRow) => t.trait),
+      );
+    }
+    for (const [id, list] of groupBy(rows.aggregates)) {
+      index.setAggregates(
+        id,
+        list.map((a: AggregateRow) => a.aggregateUuid),
+      );
+    }
+    return index;
+  }
+
+  /**
+   * Replaces everything known about the providers `ids` by what `rows` says (rows may carry
+   * other providers' data too; it is ignored). Ids absent from `rows.providers` are removed.
+   * This is the natural target of a 'providers' change notification.
+   */
+  refreshProviders(ids: readonly number[], rows: IndexRows): void {
+    const wanted = new Set(ids);
+    const present = rows.providers.filter((p) => wanted.has(p.id));
+    this.addProviders(present);
+    const inv = groupBy(rows.inventories.filter((r) => wanted.has(r.providerId)));
+    const trt = groupBy(rows.traits.filter((r) => wanted.has(r.providerId)));
+    const agg = groupBy(rows.aggregates.filter((r) => wanted.has(r.providerId)));
+    for (const p of present) {
+      this.replaceInventories(p.id, inv.get(p.id) ?? []);
+      this.setTraits(
+        p.id,
+        (trt.get(p.id) ?? []).map((t) => t.trait),
+      );
+      this.setAggregates(
+        p.id,
+        (agg.get(p.id) ?? []).map((a) => a.aggregateUuid),
+      );
+    }
+    const kept = new Set(present.map((p) => p.id));
+    const gone = ids.filter((id) => !kept.has(id));
+    // Children first: a removal must never leave an orphan behind.
+    gone.sort((a, b) => this.depthOfId(b) - this.depthOfId(a));
+    for (const id of gone) {
+      if (this.slotOfId(id) >= 0) {
+        this.removeProvider(id);
+      }
+    }
+  }
+
+  /** Inserts or updates providers; parents may come later in the same batch. */
+  addProviders(rows: readonly ProviderRow[]): void {
+    this.upsertProviders(rows);
+    this.touch();
+  }
+
+  /** Inserts or updates one provider (name, uuid, generation, parent). */
+  upsertProvider(row: ProviderRow): void {
+    this.addProviders([row]);
+  }
+
+  /** Moves a provider (and its subtree) under `parentId`, or makes it a root with null. */
+  reparentProvider(id: number, parentId: number | null): void {
+    this.setParent(this.slotOrThrow(id), parentId === null ? -1 : this.slotOrThrow(parentId));
+    this.touch();
+  }
+
+  /** Removes a childless provider with its inventories, traits and aggregates. @throws Error if it has children. */
+  removeProvider(id: number): void {
+    const slot = this.slotOrThrow(id);
+    this.replaceInventories(id, []);
+    this.setTraits(id, []);
+    this.setAggregates(id, []);
+    this.deleteSlot(slot);
+    this.touch();
+  }
+
+  /** Replaces all inventories of a provider (usage included). */
+  replaceInventories(providerId: number, rows: readonly InventoryInput[]): void {
+    const slot = this.slotOrThrow(providerId);
+    for (const inv of this.invSlots[slot] ?? NO_INTS) {
+      this.inventories.release(inv);
+    }
+    const slots = new Int32Array(rows.length);
+    rows.forEach((r, i) => {
+      slots[i] = this.inventories.put(slot, this.classes.intern(r.resourceClass), r);
+      this.knownClasses?.add(r.resourceClass);
+    });
+    this.invSlots[slot] = slots;
+    this.touchSlot(slot);
+    this.version++;
+  }
+
+  /**
+   * Adds `deltaUsed` (negative to free) to the usage of one inventory. Returns false when the
+   * provider has no inventory of that class (nothing changed).
+   */
+  applyAllocationDelta(providerId: number, resourceClass: string, deltaUsed: number): boolean {
+    const slot = this.slotOfId(providerId);
+    const classId = this.classes.lookup(resourceClass);
+    const inv = slot < 0 || classId < 0 ? -1 : this.findInventory(slot, classId);
+    if (inv < 0) {
+      return false;
+    }
+    this.inventories.used[inv]! += deltaUsed;
+    this.touchSlot(slot);
+    this.version++;
+    return true;
+  }
+
+  /** Replaces the traits of a provider. */
+  setTraits(providerId: number, traits: readonly string[]): void {
+    const slot = this.slotOrThrow(providerId);
+    const ids = sortedIds(this.traitTable, traits);
+    for (const t of traits) {
+      this.knownTraits?.add(t);
+    }
+    this.traits[slot] = ids;
+    this.sharing = growInt32(this.sharing, slot + 1);
+    this.sharing[slot] = ids.includes(this.sharingTraitId) ? 1 : 0;
+    this.touchSlot(slot);
+    this.touch();
+  }
+
+  /** Replaces the aggregates of a provider. */
+  setAggregates(providerId: number, aggregateUuids: readonly string[]): void {
+    const slot = this.slotOrThrow(providerId);
+    for (const agg of this.aggregates[slot] ?? NO_INTS) {
+      this.aggMembers.get(agg)?.delete(slot);
+    }
+    const ids = sortedIds(this.aggregateTable, aggregateUuids);
+    this.aggregates[slot] = ids;
+    for (const agg of ids) {
+      const set = this.aggMembers.get(agg);
+      if (set) {
+        set.add(slot);
+      } else {
+        this.aggMembers.set(agg, new Set([slot]));
+      }
+    }
+    this.touch();
+  }
+
+  /** Declares a resource class as existing (only matters when a catalogue was loaded). */
+  defineResourceClass(name: string): void {
+    this.knownClasses?.add(name);
+  }
+
+  /** Declares a trait as existing (only matters when a catalogue was loaded). */
+  defineTrait(name: string): void {
+    this.knownTraits?.add(name);
+  }
+
+  /** Declares a resource class as deleted (only matters when a catalogue was loaded). */
+  forgetResourceClass(name: string): void {
+    this.knownClasses?.delete(name);
+  }
+
+  /** Declares a trait as deleted (only matters when a catalogue was loaded). */
+  forgetTrait(name: string): void {
+    this.knownTraits?.delete(name);
+  }
+
+  /** True unless a catalogue is loaded and does not list `name` (names used by rows are added). */
+  isKnownResourceClass(name: string): boolean {
+    return !this.knownClasses || this.knownClasses.has(name);
+  }
+
+  /** True unless a catalogue is loaded and does not list `name` (names used by rows are added). */
+  isKnownTrait(name: string): boolean {
+    return !this.knownTraits || this.knownTraits.has(name);
+  }
+
+  /** Inventory slot of class `classId` on provider `slot`, or -1. */
+  findInventory(slot: number, classId: number): number {
+    const list = this.invSlots[slot];
+    if (!list) {
+      return -1;
+    }
+    for (let i = 0; i < list.length; i++) {
+      if (this.inventories.resourceClass[list[i]!] === classId) {
+        return list[i]!;
+      }
+    }
+    return -1;
+  }
+
+  /** True when provider `slot` has trait `traitId`. */
+  hasTrait(slot: number, traitId: number): boolean {
+    return (this.traits[slot] ?? NO_INTS).includes(traitId);
+  }
+
+  /** True when provider `slot` is directly in aggregate `aggId`. */
+  inAggregate(slot: number, aggId: number): boolean {
+    return (this.aggregates[slot] ?? NO_INTS).includes(aggId);
+  }
+
+  /** Alive sharing providers, ordered by provider id. */
+  sharingSlots(): readonly number[] {
+    const out: number[] = [];
+    for (const slot of this.orderedSlots()) {
+      if (this.sharing[slot] === 1) {
+        out.push(slot);
+      }
+    }
+    return out;
+  }
+
+  protected override onSlotCreated(slot: number): void {
+    this.traits[slot] = NO_INTS;
+    this.aggregates[slot] = NO_INTS;
+    this.invSlots[slot] = NO_INTS;
+    this.sharing = growInt32(this.sharing, slot + 1);
+    this.sharing[slot] = 0;
+  }
+
+  private touch(): void {
+    this.version++;
+    this.anchors.invalidate();
+  }
+}

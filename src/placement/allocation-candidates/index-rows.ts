@@ -1,0 +1,49 @@
+// Row shapes the database loader hands to the candidate index (upstream: the columns that
+// research_context.py reads from resource_providers, inventories, allocations, traits, aggregates).
+
+/** One resource provider. `rootId` equals `id` for a root; the index derives roots from parents. */
+export interface ProviderRow {
+  readonly id: number;
+  readonly uuid: string;
+  readonly name: string;
+  readonly generation: number;
+  readonly parentId: number | null;
+  readonly rootId: number;
+}
+/** One inventory with its current usage (`used` = SUM(allocations.used) for provider and class). */
+export interface InventoryRow {
+  readonly providerId: number;
+  readonly resourceClass: string;
+  readonly total: number;
+  readonly reserved: number;
+  readonly minUnit: number;
+  readonly maxUnit: number;
+  readonly stepSize: number;
+  readonly allocationRatio: number;
+  readonly used: number;
+}
+/** One provider-trait association. */
+export interface TraitRow {
+  readonly providerId: number;
+  readonly trait: string;
+}
+/** One provider-aggregate association. */
+export interface AggregateRow {
+  readonly providerId: number;
+  readonly aggregateUuid: string;
+}
+/**
+ * Everything the index needs. The optional catalogues list every resource class / trait that
+ * exists (tables resource_classes / traits); when given, requests naming anything else are
+ * rejected with Placement's 400 messages. When omitted, unknown names simply match nothing.
+ */
+export interface IndexRows {
+  readonly providers: readonly ProviderRow[];
+  readonly inventories: readonly InventoryRow[];
+  readonly traits: readonly TraitRow[];
+  readonly aggregates: readonly AggregateRow[];
+  /** All defined resource class names (standard + CUSTOM_*), optional. */
+  readonly resourceClassNames?: readonly string[];
+  /** All defined trait names (standard + CUSTOM_*), optional. */
+  readonly traitNames?: readonly string[];
+}

@@ -1,0 +1,129 @@
+// Column store of inventories and their usage, the data behind every capacity check
+// (upstream: research_context.py _capacity_check_clause and get_usages_by_provider_trees).
+
+/** Grows a typed array to at least `min` elements, keeping its contents. */
+export function growFloat64(
+  arr: Float64Array<ArrayBuffer>,
+  min: number,
+): Float64Array<ArrayBuffer> {
+  if (arr.length >= min) {
+    return arr;
+  }
+  const next = new Float64Array(Math.max(min, arr.length * 2, 16));
+  next.set(arr);
+  return next;
+}
+
+/** Grows a typed array to at least `min` elements, keeping its contents. */
+export function growInt32(
+  arr: Int32Array<ArrayBuffer>,
+  min: number,
+  fill = 0,
+): Int32Array<ArrayBuffer> {
+  if (arr.length >= min) {
+    return arr;
+  }
+  const next = new Int32Array(Math.max(min, arr.length * 2, 16));
+  if (fill !== 0) {
+    next.fill(fill, arr.length);
+  }
+  next.set(arr);
+  return next;
+}
+
+/** Numeric fields of one inventory, as accepted by {@link InventoryTable.put}. */
+export interface InventoryValues {
+  readonly total: number;
+  readonly reserved: number;
+  readonly minUnit: number;
+  readonly maxUnit: number;
+  readonly stepSize: number;
+  readonly allocationRatio: number;
+  readonly used: number;
+}
+
+/**
+ * Inventories in parallel typed arrays indexed by an inventory slot. Slots of deleted
+ * inventories are recycled. `capacity` caches floor((total - reserved) * allocation_ratio).
+ */
+export class InventoryTable {
+  provider = new Int32Array(0);
+  resourceClass = new Int32Array(0);
+  total = new Float64Array(0);
+  reserved = new Float64Array(0);
+  minUnit = new Float64Array(0);
+  maxUnit = new Float64Array(0);
+  stepSize = new Float64Array(0);
+  ratio = new Float64Array(0);
+  used = new Float64Array(0);
+  capacity = new Float64Array(0);
+  /** One past the highest slot ever used. */
+  size = 0;
+  private readonly free: number[] = [];
+
+  /** Stores an inventory and returns its slot. */
+  put(providerSlot: number, classId: number, v: InventoryValues): number {
+    const slot = this.free.pop() ?? this.size++;
+    this.ensure(this.size);
+    this.provider[slot] = providerSlot;
+    this.resourceClass[slot] = classId;
+    this.total[slot] = v.total;
+    this.reserved[slot] = v.reserved;
+    this.minUnit[slot] = v.minUnit;
+    this.maxUnit[slot] = v.maxUnit;
+    this.stepSize[slot] = v.stepSize;
+    this.ratio[slot] = v.allocationRatio;
+    this.used[slot] = v.used;
+    this.capacity[slot] = Math.floor((v.total - v.reserved) * v.allocationRatio);
+    return slot;
+  }
+
+  /** Releases a slot for reuse. */
+  release(slot: number): void {
+    this.provider[slot] = -1;
+    this.free.push(slot);
+  }
+
+  /**
+   * True when `amount` may be taken from this inventory on its own: min_unit <= amount <= max_unit,
+   * amount is a multiple of step_size and used + amount <= capacity.
+   */
+  fits(slot: number, amount: number): boolean {
+    return (
+      amount >= this.minUnit[slot]! &&
+      amount <= this.maxUnit[slot]! &&
+      amount % this.stepSize[slot]! === 0 &&
+      this.used[slot]! + amount <= this.capacity[slot]!
+    );
+  }
+
+  /** True when two slots hold identical numbers (class, limits, ratio and usage). */
+  sameAs(a: number, b: number): boolean {
+    return (
+      this.resourceClass[a] === this.resourceClass[b] &&
+      this.total[a] === this.total[b] &&
+      this.reserved[a] === this.reserved[b] &&
+      this.minUnit[a] === this.minUnit[b] &&
+      this.maxUnit[a] === this.maxUnit[b] &&
+      this.stepSize[a] === this.stepSize[b] &&
+      this.ratio[a] === this.ratio[b] &&
+      this.used[a] === this.used[b]
+    );
+  }
+
+  private ensure(n: number): void {
+    if (this.provider.length >= n) {
+      return;
+    }
+    this.provider = growInt32(this.provider, n);
+    this.resourceClass = growInt32(this.resourceClass, n);
+    this.total = growFloat64(this.total, n);
+    this.reserved = growFloat64(this.reserved, n);
+    this.minUnit = growFloat64(this.minUnit, n);
+    this.maxUnit = growFloat64(this.maxUnit, n);
+    this.stepSize = growFloat64(this.stepSize, n);
+    this.ratio = growFloat64(this.ratio, n);
+    this.used = growFloat64(this.used, n);
+    this.capacity = growFloat64(this.capacity, n);
+  }
+}

@@ -20,6 +20,8 @@ export interface Cache {
   /** Remaining time to live in milliseconds, or undefined when absent. */
   ttl(key: string): Promise<number | undefined>;
   delete(key: string): Promise<void>;
+  /** Atomically increments an integer counter (created at 0); undefined when the backend is down. */
+  incr(key: string): Promise<number | undefined>;
   /** Deletes every key starting with `prefix`. */
   invalidatePrefix(prefix: string): Promise<void>;
   /** True when the backend answers. */

@@ -34,6 +34,12 @@ export class MemoryCache implements Cache {
     return Number.isFinite(remaining) ? remaining : undefined;
   }
 
+  async incr(key: string): Promise<number> {
+    const next = Number(JSON.parse(this.lru.get(key) ?? '0')) + 1;
+    this.lru.set(key, JSON.stringify(next));
+    return next;
+  }
+
   async delete(key: string): Promise<void> {
     this.lru.delete(key);
   }

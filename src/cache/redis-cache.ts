@@ -11,6 +11,7 @@ export class RedisCache implements Cache {
   readonly client: Redis;
   private lastErrorLog = 0;
   private everReady = false;
+  private closed = false;
 
   constructor(
     url: string,
@@ -22,7 +23,7 @@ export class RedisCache implements Cache {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
       connectTimeout: 2000,
-      retryStrategy: (times) => Math.min(times * 200, 2000),
+      retryStrategy: (times) => (this.closed ? null : Math.min(times * 200, 2000)),
     });
     this.client.on('error', (err) => this.noteError(err));
     this.client.on('ready', () => {
@@ -116,6 +117,18 @@ export class RedisCache implements Cache {
     }
   }
 
+  async incr(key: string): Promise<number | undefined> {
+    if (!(await this.usable())) {
+      return undefined;
+    }
+    try {
+      return await this.client.incr(this.k(key));
+    } catch (err) {
+      this.noteError(err);
+      return undefined;
+    }
+  }
+
   async delete(key: string): Promise<void> {
     if (!(await this.usable())) {
       return;
@@ -163,6 +176,7 @@ export class RedisCache implements Cache {
   }
 
   async close(): Promise<void> {
-    this.client.disconnect();
+    this.closed = true;
+    this.client.disconnect(false);
   }
 }

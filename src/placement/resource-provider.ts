@@ -7,7 +7,7 @@ import { type ChangeBus, writeTransaction } from './change-bus';
 import { BadRequestError, ConflictError, ErrorCode, NotFoundError } from './errors';
 import { type ProviderFilterSql, providerFilterSql } from './provider-filter';
 import type { ResourceProviderRecord } from './types';
-import { normalizeUuidOrThrow } from './uuid';
+import { isUuid, normalizeUuidOrThrow } from './uuid';
 
 /** Row shape of {@link PROVIDER_SELECT}. */
 export interface ProviderRow {
@@ -114,6 +114,30 @@ export class ResourceProviderService {
       );
     }
     return rp;
+  }
+
+  /** Providers by uuid, in the order asked (null where missing or malformed). */
+  async byUuids(uuids: readonly string[], em: EntityManager = this.ds.manager) {
+    const valid = uuids.map((u) => (isUuid(u) ? normalizeUuidOrThrow(u) : null));
+    const rows: ProviderRow[] = await em.query(
+      `${PROVIDER_SELECT} WHERE rp.uuid = ANY($1::uuid[])`,
+      [valid.filter((v): v is string => v !== null)],
+    );
+    const map = new Map(rows.map((r) => [r.uuid, toProviderRecord(r)]));
+    return valid.map((u) => (u ? (map.get(u) ?? null) : null));
+  }
+
+  /** Direct children of each parent id, ordered by id (DataLoader batch). */
+  async byParentIds(ids: readonly number[], em: EntityManager = this.ds.manager) {
+    const rows: ProviderRow[] = await em.query(
+      `${PROVIDER_SELECT} WHERE rp.parent_provider_id = ANY($1::int[]) ORDER BY rp.id`,
+      [ids],
+    );
+    const out = new Map<number, ResourceProviderRecord[]>(ids.map((id) => [id, []]));
+    for (const r of rows) {
+      out.get(r.parent_provider_id!)?.push(toProviderRecord(r));
+    }
+    return out;
   }
 
   /** Providers by internal id, in the order asked (null where missing). */

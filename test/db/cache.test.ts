@@ -60,6 +60,12 @@ describe.each(impls)('%s cache', (_name, make) => {
     expect(await cache.get('q:1')).toBe(3);
   });
 
+  it('increments counters atomically', async () => {
+    const results = await Promise.all([cache.incr('n'), cache.incr('n'), cache.incr('n')]);
+    expect([...results].sort()).toEqual([1, 2, 3]);
+    expect(await cache.incr('n')).toBe(4);
+  });
+
   it('reports itself healthy', async () => {
     expect(await cache.healthy()).toBe(true);
   });

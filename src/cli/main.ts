@@ -8,6 +8,7 @@ import { startServer } from '../server';
 import { BERTH_VERSION, MAX_MICROVERSION } from '../version';
 import { advertiseEmbedded, openDatabase } from './database';
 import { describeStartupError } from './errors';
+import { registerImportCommand } from './import-command';
 
 function fail(err: unknown): never {
   process.stderr.write(`berth: ${describeStartupError(err)}\n`);
@@ -121,6 +122,8 @@ dbCmd
     await db.close();
     process.stdout.write('database reset: standard resource classes and traits seeded\n');
   });
+
+registerImportCommand(program);
 
 program
   .command('version')

@@ -11,6 +11,7 @@ export const STANDARD_TRAITS: readonly string[] = standardTraits.traits;
 
 /** Every table berth owns, children before parents. */
 export const ALL_TABLES = [
+  'quota_limits',
   'resource_provider_traits',
   'aggregate_metadata',
   'resource_provider_aggregates',

@@ -24,6 +24,16 @@ export type AllocationGuard = (
   inputs: readonly ConsumerAllocationsInput[],
 ) => Promise<void>;
 
+/**
+ * Hook run first in every allocation write transaction, before any consumer or provider row is
+ * read or locked (quota: take the project locks, then read usage before the write). The guard it
+ * may return runs after the write, together with the {@link AllocationGuard}s.
+ */
+export type AllocationPreGuard = (
+  em: EntityManager,
+  inputs: readonly ConsumerAllocationsInput[],
+) => Promise<AllocationGuard | undefined>;
+
 const ALLOC_SELECT = `
   SELECT a.resource_provider_id, rp.uuid AS provider_uuid, rp.generation AS provider_generation,
          a.consumer_id, c.uuid AS consumer_uuid, rc.name AS resource_class, a.used
@@ -55,6 +65,7 @@ const toRecord = (r: AllocRow): AllocationRecord => ({
 /** Allocation operations. */
 export class AllocationService {
   private readonly guards: AllocationGuard[] = [];
+  private readonly preGuards: AllocationPreGuard[] = [];
 
   constructor(
     private readonly ds: DataSource,
@@ -65,6 +76,11 @@ export class AllocationService {
   /** Adds a check run in every allocation write transaction (e.g. quota). */
   addGuard(guard: AllocationGuard): void {
     this.guards.push(guard);
+  }
+
+  /** Adds a hook run at the start of every allocation write transaction (quota locks). */
+  addPreGuard(preGuard: AllocationPreGuard): void {
+    this.preGuards.push(preGuard);
   }
 
   /**
@@ -106,6 +122,13 @@ export class AllocationService {
     extraProviderIds: readonly number[] = [],
     beforeInsert?: (generations: ReadonlyMap<number, number>) => Promise<void>,
   ): Promise<void> {
+    const guards = [...this.guards];
+    for (const preGuard of this.preGuards) {
+      const guard = await preGuard(em, normalized);
+      if (guard) {
+        guards.push(guard);
+      }
+    }
     const consumers = await lockConsumers(em, normalized, opts);
     const consumerIds = [...consumers.values()].map((c) => c.id);
     const providerUuids = normalized.flatMap((c) => c.allocations.map((a) => a.providerUuid));
@@ -119,7 +142,7 @@ export class AllocationService {
     await beforeInsert?.(generations);
     await insertAllocations(em, normalized, consumers, byUuid);
     await finishConsumers(em, normalized, consumers);
-    for (const guard of this.guards) {
+    for (const guard of guards) {
       await guard(em, normalized);
     }
     touched(locked);

@@ -6,6 +6,7 @@ import { ConsumerType } from './consumer-type';
 import { Inventory } from './inventory';
 import { AggregateMetadata, ResourceProviderAggregate, ResourceProviderTrait } from './links';
 import { Project } from './project';
+import { QuotaLimit } from './quota-limit';
 import { ResourceClass } from './resource-class';
 import { ResourceProvider } from './resource-provider';
 import { Trait } from './trait';
@@ -20,6 +21,7 @@ export const entities = [
   ConsumerType,
   Inventory,
   Project,
+  QuotaLimit,
   ResourceClass,
   ResourceProvider,
   ResourceProviderAggregate,

@@ -1,0 +1,72 @@
+// GraphQL: Quota and QuotaLine, the quota query and setQuotaLimits (berth extension; seed 004
+// counts quota usage from Placement, limits are enforced by setAllocations and schedule).
+import type { QuotaLine as QuotaLineRecord, QuotaReport } from '../src/placement/quota';
+import { builder } from './builder';
+
+/** GraphQL QuotaLine: limit (null = unlimited), usage and what is left of one resource. */
+export const QuotaLine = builder.objectRef<QuotaLineRecord>('QuotaLine').implement({
+  description: 'resource: a resource class name, or INSTANCES for consumers of type INSTANCE.',
+  fields: (t) => ({
+    resource: t.exposeString('resource'),
+    limit: t.exposeInt('limit', { nullable: true }),
+    used: t.exposeInt('used'),
+    remaining: t.exposeInt('remaining', {
+      nullable: true,
+      description:
+        'What can still be claimed (never negative); for a user also bounded by the project limit.',
+    }),
+  }),
+});
+
+/** GraphQL Quota: the lines of a project, or of one user in it. */
+export const Quota = builder.objectRef<QuotaReport>('Quota').implement({
+  fields: (t) => ({
+    projectId: t.exposeString('projectId'),
+    userId: t.exposeString('userId', { nullable: true }),
+    lines: t.field({ type: [QuotaLine], resolve: (q) => q.lines }),
+  }),
+});
+
+const QuotaLimitInput = builder.inputType('QuotaLimitInput', {
+  description:
+    'resource: a resource class name, or INSTANCES for the number of consumers of type INSTANCE.',
+  fields: (t) => ({
+    resource: t.string({ required: true }),
+    limit: t.int({ required: true, description: '>= 0, or -1 to remove the limit (unlimited).' }),
+  }),
+});
+
+const QuotaLimitsInput = builder.inputType('QuotaLimitsInput', {
+  fields: (t) => ({
+    projectId: t.string({ required: true }),
+    userId: t.string({ required: false }),
+    limits: t.field({ type: [QuotaLimitInput], required: true }),
+  }),
+});
+
+builder.queryField('quota', (t) =>
+  t.field({
+    type: Quota,
+    description:
+      'Quota limits and usage of a project (and optionally one user), counted from allocations.',
+    args: {
+      projectId: t.arg.string({ required: true }),
+      userId: t.arg.string({ required: false }),
+    },
+    resolve: (_root, args, ctx) => ctx.services.quota.get(args.projectId, args.userId ?? null),
+  }),
+);
+
+builder.mutationField('setQuotaLimits', (t) =>
+  t.field({
+    type: Quota,
+    description: 'Sets quota limits; enforced atomically by setAllocations and schedule.',
+    args: { input: t.arg({ type: QuotaLimitsInput, required: true }) },
+    resolve: (_root, args, ctx) =>
+      ctx.services.quota.setLimits({
+        projectId: args.input.projectId,
+        userId: args.input.userId ?? null,
+        limits: args.input.limits,
+      }),
+  }),
+);

@@ -1,0 +1,65 @@
+// Usages of one provider, and total usages of a project/user (upstream:
+// placement/handlers/usage.py).
+import type { UsageRecord } from '../../placement/types';
+import type { Services } from '../../services';
+import { mapDomainErrors } from '../domain-errors';
+import type { RestRequest } from '../request';
+import { jsonResponse, type RestResponse, withCacheHeaders } from '../response';
+import { GET_USAGES_SCHEMA_1_9, GET_USAGES_SCHEMA_V1_38 } from '../schemas/usage';
+import { providerOrThrow } from './provider-lookup';
+
+const byClass = (usages: readonly UsageRecord[]): Record<string, number> =>
+  Object.fromEntries(usages.map((u) => [u.resourceClass, u.used]));
+
+/** GET /resource_providers/{uuid}/usages. */
+export async function listUsages(req: RestRequest, svc: Services): Promise<RestResponse> {
+  req.checkAcceptOrThrow();
+  req.authorizeOrThrow('placement:resource_providers:usages');
+  const uuid = req.param('uuid');
+  const rp = await providerOrThrow(
+    svc,
+    uuid,
+    (u) => `No resource provider with uuid ${u} found: No resource provider with uuid ${u} found`,
+  );
+  const usages = (await svc.usages.byProviderIds([rp.id])).get(rp.id) ?? [];
+  return withCacheHeaders(
+    req,
+    jsonResponse({ resource_provider_generation: rp.generation, usages: byClass(usages) }),
+  );
+}
+
+/** GET /usages?project_id=&user_id=&consumer_type= (1.9; grouped by consumer type from 1.38). */
+export async function getTotalUsages(req: RestRequest, svc: Services): Promise<RestResponse> {
+  req.requireVersionOrThrow('1.9');
+  req.checkAcceptOrThrow();
+  const q = req.query;
+  const projectId = q.get('project_id');
+  const userId = q.get('user_id');
+  const consumerType = q.get('consumer_type');
+  req.authorizeOrThrow('placement:usages');
+  const byType = req.matches('1.38');
+  q.validateOrThrow(byType ? GET_USAGES_SCHEMA_V1_38 : GET_USAGES_SCHEMA_1_9);
+  const report = await mapDomainErrors(() =>
+    svc.usages.forProject({
+      projectId: projectId!,
+      userId,
+      consumerType: byType ? consumerType : undefined,
+    }),
+  );
+  let usages: Record<string, unknown>;
+  if (!byType) {
+    usages = byClass(report.total);
+  } else if (consumerType === 'all') {
+    const count = report.byConsumerType.reduce((n, t) => n + t.consumerCount, 0);
+    usages =
+      report.total.length > 0 ? { all: { ...byClass(report.total), consumer_count: count } } : {};
+  } else {
+    usages = Object.fromEntries(
+      report.byConsumerType.map((t) => [
+        t.consumerType,
+        { ...byClass(t.usages), consumer_count: t.consumerCount },
+      ]),
+    );
+  }
+  return withCacheHeaders(req, jsonResponse({ usages }));
+}

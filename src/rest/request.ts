@@ -1,0 +1,122 @@
+// One REST request as handlers see it, with the checks Placement's decorators perform
+// (upstream: util.py check_accept / require_content / extract_json, microversion.py
+// version_handler, context.can).
+import type { IncomingHttpHeaders } from 'node:http';
+import { acceptableOffers } from './accept';
+import type { RestCaller } from './auth';
+import { badRequest, HttpError } from './http-error';
+import { type Schema, validateSchema } from './json-schema';
+import type { Microversion } from './microversion';
+import { authorizeOrThrow } from './policy';
+import type { Json } from './py-repr';
+import type { QueryParams } from './query-params';
+
+/** What the router knows about a request before dispatch. */
+export interface RestRequestInit {
+  readonly method: string;
+  /** Path below the mount prefix, e.g. '/resource_providers/abc'. */
+  readonly path: string;
+  /** The mount prefix (Placement's SCRIPT_NAME), '' or e.g. '/placement'. */
+  readonly prefix: string;
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: QueryParams;
+  readonly headers: IncomingHttpHeaders;
+  /** Accept as Placement sees it (missing or '*' + '/*' becomes application/json). */
+  readonly accept: string;
+  readonly body: Buffer;
+  readonly version: Microversion;
+  readonly caller: RestCaller;
+  readonly requestId: string;
+}
+
+/** A REST request plus Placement's per-handler checks. */
+export class RestRequest {
+  constructor(private readonly init: RestRequestInit) {}
+
+  get method(): string {
+    return this.init.method;
+  }
+  get prefix(): string {
+    return this.init.prefix;
+  }
+  get query(): QueryParams {
+    return this.init.query;
+  }
+  get version(): Microversion {
+    return this.init.version;
+  }
+  get caller(): RestCaller {
+    return this.init.caller;
+  }
+  get headers(): IncomingHttpHeaders {
+    return this.init.headers;
+  }
+
+  /** A path parameter ({uuid}, {name}...), URL-decoded. */
+  param(name: string): string {
+    return this.init.params[name] ?? '';
+  }
+
+  /** want_version.matches(min, max). */
+  matches(min: string, max?: string): boolean {
+    return this.init.version.matches(min, max);
+  }
+
+  /**
+   * microversion.version_handler: the handler exists from `min` (to `max`).
+   * @throws HttpError 404 (or `status`) outside that range.
+   */
+  requireVersionOrThrow(min: string, max?: string, status = 404): void {
+    if (!this.matches(min, max)) {
+      throw new HttpError(status);
+    }
+  }
+
+  /** @throws HttpError 406 'Only application/json is provided' (util.check_accept). */
+  checkAcceptOrThrow(): void {
+    if (acceptableOffers(this.init.accept, ['application/json']).length === 0) {
+      throw new HttpError(406, 'Only application/json is provided');
+    }
+  }
+
+  /** The media type of the body (without parameters), '' when absent. */
+  contentType(): string {
+    const v = this.init.headers['content-type'] ?? '';
+    return v.split(';')[0]!.trim();
+  }
+
+  /** @throws HttpError 415 unless the body is application/json (util.require_content). */
+  requireJsonContentOrThrow(): void {
+    const type = this.contentType();
+    if (type !== 'application/json') {
+      throw new HttpError(
+        415,
+        `The media type ${type || 'None'} is not supported, use application/json`,
+      );
+    }
+  }
+
+  /** @throws HttpError 403 unless policy allows `action` (context.can). */
+  authorizeOrThrow(action: string): void {
+    authorizeOrThrow(this.init.caller, action);
+  }
+
+  /**
+   * util.extract_json: the parsed body, validated against `schema` (so typed as `T`, the
+   * shape the schema describes).
+   * @throws HttpError 400 'Malformed JSON: ...' or 'JSON does not validate: ...'
+   */
+  jsonOrThrow<T = Json>(schema: Schema): T {
+    let data: Json;
+    try {
+      data = JSON.parse(this.init.body.toString('utf8')) as Json;
+    } catch (err) {
+      throw badRequest(`Malformed JSON: ${(err as Error).message}`);
+    }
+    const error = validateSchema(data, schema);
+    if (error !== undefined) {
+      throw badRequest(`JSON does not validate: ${error}`);
+    }
+    return data as unknown as T;
+  }
+}

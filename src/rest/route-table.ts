@@ -1,0 +1,90 @@
+// Matching paths against the route table: 404 for unknown paths, 405 with Allow for unknown
+// methods (upstream: placement/handler.py make_map / dispatch / handle_405).
+import type { Services } from '../services';
+import { HttpError } from './http-error';
+import type { RestRequest } from './request';
+import type { RestResponse } from './response';
+
+/** A handler of one method on one route. */
+export type RestHandler = (req: RestRequest, services: Services) => Promise<RestResponse>;
+
+/** One route: a path template ('/resource_providers/{uuid}') and its handlers by method. */
+export interface RouteDeclaration {
+  readonly path: string;
+  readonly methods: Readonly<Record<string, RestHandler>>;
+}
+
+interface CompiledRoute {
+  readonly segments: readonly string[];
+  readonly methods: Readonly<Record<string, RestHandler>>;
+}
+
+/** A matched handler with its path parameters. */
+export interface RouteMatch {
+  readonly handler: RestHandler;
+  readonly params: Readonly<Record<string, string>>;
+}
+
+function decodeSegment(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** A compiled route table. */
+export class RouteTable {
+  private readonly routes: readonly CompiledRoute[];
+
+  constructor(declarations: readonly RouteDeclaration[]) {
+    this.routes = declarations.map((d) => ({ segments: d.path.split('/'), methods: d.methods }));
+  }
+
+  /**
+   * The handler for `method` on `path` ('' and '/' are both the root).
+   * @throws HttpError 404 when no route matches, 405 (with Allow) when the method is not served.
+   */
+  matchOrThrow(method: string, path: string): RouteMatch {
+    const parts = (path === '' ? '/' : path).split('/');
+    for (const route of this.routes) {
+      const params = this.bind(route.segments, parts);
+      if (!params) {
+        continue;
+      }
+      const handler = route.methods[method];
+      if (!handler) {
+        throw new HttpError(
+          405,
+          'The method specified is not allowed for this resource.',
+          undefined,
+          {
+            allow: Object.keys(route.methods).join(', '),
+          },
+        );
+      }
+      return { handler, params };
+    }
+    throw new HttpError(404);
+  }
+
+  private bind(template: readonly string[], parts: readonly string[]) {
+    if (template.length !== parts.length) {
+      return undefined;
+    }
+    const params: Record<string, string> = {};
+    for (let i = 0; i < template.length; i++) {
+      const t = template[i]!;
+      const p = parts[i]!;
+      if (t.startsWith('{') && t.endsWith('}')) {
+        if (p === '') {
+          return undefined;
+        }
+        params[t.slice(1, -1)] = decodeSegment(p);
+      } else if (t !== p) {
+        return undefined;
+      }
+    }
+    return params;
+  }
+}

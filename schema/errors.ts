@@ -13,8 +13,12 @@ export function maskError(error: unknown, message: string): Error {
       extensions: { code: original.code, status: original.status },
     });
   }
-  if (error instanceof GraphQLError && !error.originalError) {
-    // Validation/parse errors written by graphql-js itself are safe to show.
+  if (
+    error instanceof GraphQLError &&
+    (!error.originalError || error.originalError instanceof GraphQLError)
+  ) {
+    // Validation/parse errors written by graphql-js itself are safe to show, and so are input
+    // coercion errors (e.g. an Int above 2^31 - 1), which wrap a GraphQLError from the scalar.
     return error;
   }
   return new GraphQLError(message, {

@@ -1,7 +1,20 @@
 // Composes the GraphQL schema: imports every type file (for registration), then builds it.
 import { builder } from './builder';
+import './aggregate';
+import './allocation-candidate';
+import './allocation';
+import './consumer';
+import './inventory';
+import './legacy-import';
+import './quota';
+import './reshaper';
+import './resource-amount';
 import './resource-class';
+import './resource-provider';
+import './resource-provider-connection';
+import './schedule';
 import './trait';
+import './usage';
 import './version';
 
 /** The executable GraphQL schema. */

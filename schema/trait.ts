@@ -1,6 +1,8 @@
-// GraphQL: Trait type, its query and mutations (upstream: handlers/trait.py).
+// GraphQL: Trait type, its query and mutations, plus ResourceProvider.traits and setProviderTraits
+// (upstream: handlers/trait.py).
 import type { TraitRecord } from '../src/placement/types';
 import { builder } from './builder';
+import { ResourceProvider } from './resource-provider';
 
 /** GraphQL Trait. */
 export const Trait = builder.objectRef<TraitRecord>('Trait').implement({
@@ -45,6 +47,37 @@ builder.mutationField('deleteTrait', (t) =>
     resolve: async (_root, args, ctx) => {
       await ctx.services.traits.delete(args.name);
       return args.name;
+    },
+  }),
+);
+
+builder.objectField(ResourceProvider, 'traits', (t) =>
+  t.stringList({
+    description: 'Trait names, sorted.',
+    resolve: (rp, _args, ctx) => ctx.loaders.traitsByProviderId.load(rp.id),
+  }),
+);
+
+builder.mutationField('setProviderTraits', (t) =>
+  t.field({
+    type: ResourceProvider,
+    description:
+      'Replaces the traits of a provider (PUT /resource_providers/{uuid}/traits). Unknown traits are refused.',
+    args: {
+      providerUuid: t.arg.id({ required: true }),
+      traits: t.arg.stringList({ required: true }),
+      generation: t.arg.int({ required: true }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const { provider, traits } = await ctx.services.providerTraits.set(
+        args.providerUuid,
+        args.generation,
+        args.traits,
+      );
+      ctx.loaders.clearAll();
+      ctx.loaders.primeProviders([provider]);
+      ctx.loaders.traitsByProviderId.prime(provider.id, traits);
+      return provider;
     },
   }),
 );

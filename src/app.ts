@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DataSource } from 'typeorm';
+import { createScheduling, type Scheduling } from './app-scheduling';
 import type { Cache } from './cache/cache';
 import { MemoryCache } from './cache/memory-cache';
 import { RedisCache } from './cache/redis-cache';
@@ -14,6 +15,7 @@ import { type EmbeddedPg, startEmbeddedPg } from './db/embedded-pg';
 import { seedStandard } from './db/seed';
 import type { Logger } from './logger';
 import { ChangeBus } from './placement/change-bus';
+import { createRestRouter } from './rest/router';
 import { createServices, type Services } from './services';
 import { createGraphQL } from './yoga';
 
@@ -24,6 +26,7 @@ export interface App {
   readonly dataSource: DataSource;
   readonly cache: Cache;
   readonly services: Services;
+  readonly scheduling: Scheduling;
   readonly graphql: ReturnType<typeof createGraphQL>;
   /** Node request listener serving every route. */
   handle(req: IncomingMessage, res: ServerResponse): void;
@@ -77,7 +80,9 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
   const listener: ChangeListener | undefined = listenUrl
     ? startChangeListener(listenUrl, bus, log)
     : undefined;
-  const graphql = createGraphQL({ services, log });
+  const scheduling = createScheduling(config, services, cache, log);
+  const graphql = createGraphQL({ services, scheduling, log });
+  const rest = createRestRouter({ services, config, log });
 
   async function readiness() {
     const checks: Record<string, string> = {};
@@ -95,6 +100,31 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
       : `${cache.kind} down (degraded: uncached)`;
     checks.auth = config.auth ? 'on' : 'off';
     return { ready, checks };
+  }
+
+  function metricsText(): string {
+    const c = scheduling.cache.stats;
+    const lookups = c.hits + c.misses;
+    const idx = services.candidates.stats;
+    return [
+      '# HELP berth_candidate_cache_hits_total Candidate-set cache hits.',
+      '# TYPE berth_candidate_cache_hits_total counter',
+      `berth_candidate_cache_hits_total ${c.hits}`,
+      '# TYPE berth_candidate_cache_misses_total counter',
+      `berth_candidate_cache_misses_total ${c.misses}`,
+      '# HELP berth_candidate_cache_hit_ratio Hits / lookups since start.',
+      '# TYPE berth_candidate_cache_hit_ratio gauge',
+      `berth_candidate_cache_hit_ratio ${lookups ? c.hits / lookups : 0}`,
+      '# TYPE berth_cache_backend_errors_total counter',
+      `berth_cache_backend_errors_total ${cache.stats.errors}`,
+      '# TYPE berth_candidate_index_full_loads_total counter',
+      `berth_candidate_index_full_loads_total ${idx.fullLoads}`,
+      '# TYPE berth_candidate_index_refreshes_total counter',
+      `berth_candidate_index_refreshes_total ${idx.refreshes}`,
+      '# TYPE berth_candidate_index_providers gauge',
+      `berth_candidate_index_providers ${idx.providers}`,
+      '',
+    ].join('\n');
   }
 
   function send(res: ServerResponse, status: number, body: unknown): void {
@@ -123,6 +153,11 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
       send(res, 200, { status: 'ok' });
       return;
     }
+    if (path === '/metrics') {
+      res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' });
+      res.end(metricsText());
+      return;
+    }
     if (path === '/readyz') {
       readiness().then(
         (r) => send(res, r.ready ? 200 : 503, { status: r.ready ? 'ready' : 'not ready', ...r }),
@@ -134,6 +169,12 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
       graphql(req, res, { requestId });
       return;
     }
+    // --- REST facade (Placement API) at BERTH_REST_PREFIX; '' serves it at '/' ---
+    if (rest.matches(path)) {
+      rest.handle(req, res);
+      return;
+    }
+    // --- end REST facade ---
     send(res, 404, { error: `No route for ${req.method} ${path}` });
   }
 
@@ -143,6 +184,7 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
     dataSource: ds,
     cache,
     services,
+    scheduling,
     graphql,
     handle,
     readiness,

@@ -1,4 +1,5 @@
 // Configuration from the environment, parsed and validated once at start (zod).
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -25,11 +26,17 @@ const schema = z.object({
   BERTH_AUTH: onOff.optional(),
   BERTH_REST_PREFIX: z
     .string()
-    .regex(/^(\/[A-Za-z0-9._-]+)*$/, 'must be empty or like /placement')
+    .regex(/^\/?$|^(\/[A-Za-z0-9._-]+)+$/, "must be '', '/' or like /placement")
     .default('/placement'),
   BERTH_REST_AUTH: z.enum(['noauth2', 'token']).optional(),
   BERTH_PLUGIN_DIRS: z.string().optional(),
   BERTH_INTROSPECTION: onOff.optional(),
+  BERTH_SCHEDULER_FILTERS: z.string().optional(),
+  BERTH_SCHEDULER_WEIGHERS: z.string().optional(),
+  BERTH_SCHEDULER_CONFIG: z.string().optional(),
+  BERTH_HOST_SUBSET_SIZE: z.coerce.number().int().min(1).max(1000).default(1),
+  BERTH_CANDIDATE_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60000),
+  BERTH_MAX_CLAIM_ATTEMPTS: z.coerce.number().int().min(1).max(1000).default(10),
   NODE_ENV: z.string().optional(),
 });
 
@@ -55,6 +62,62 @@ export interface Config {
   readonly pluginDirs: readonly string[];
   readonly introspection: boolean;
   readonly embedded: boolean;
+  /** Scheduler pipeline settings. */
+  readonly scheduler: {
+    readonly filters: readonly string[];
+    readonly weighers: readonly string[];
+    /** Per-plugin configuration by NAME. */
+    readonly plugins: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+    readonly hostSubsetSize: number;
+    readonly cacheTtlMs: number;
+    readonly maxClaimAttempts: number;
+  };
+}
+
+/** Filters enabled when BERTH_SCHEDULER_FILTERS is unset. */
+export const DEFAULT_FILTERS = [
+  'ComputeFilter',
+  'RamFilter',
+  'DiskFilter',
+  'AggregateInstanceExtraSpecsFilter',
+];
+/** Weighers enabled when BERTH_SCHEDULER_WEIGHERS is unset. */
+export const DEFAULT_WEIGHERS = ['RAMWeigher', 'DiskWeigher', 'CPUWeigher'];
+
+const list = (v: string | undefined, fallback: readonly string[]) =>
+  v === undefined
+    ? fallback
+    : v
+        .split(',')
+        .map((x) => x.trim())
+        .filter((x) => x.length > 0);
+
+function pluginConfigOrThrow(raw: string | undefined): Record<string, Record<string, unknown>> {
+  if (!raw) {
+    return {};
+  }
+  let text = raw;
+  if (raw.startsWith('@')) {
+    try {
+      text = readFileSync(raw.slice(1), 'utf8');
+    } catch (err) {
+      throw new ConfigError(
+        `invalid BERTH_SCHEDULER_CONFIG: cannot read ${raw.slice(1)}: ${(err as Error).message}`,
+      );
+    }
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new ConfigError(`invalid BERTH_SCHEDULER_CONFIG: not JSON: ${(err as Error).message}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ConfigError(
+      'invalid BERTH_SCHEDULER_CONFIG: must be a JSON object { "PluginName": { ...config } }',
+    );
+  }
+  return value as Record<string, Record<string, unknown>>;
 }
 
 /** A configuration variable is invalid; the message names it. */
@@ -88,7 +151,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: e.BERTH_SHUTDOWN_TIMEOUT_MS,
     auth: e.BERTH_AUTH ?? !embedded,
     authExplicit: e.BERTH_AUTH !== undefined,
-    restPrefix: e.BERTH_REST_PREFIX,
+    // An explicitly empty BERTH_REST_PREFIX (or '/') serves the REST facade at '/'.
+    restPrefix:
+      env.BERTH_REST_PREFIX === '' || env.BERTH_REST_PREFIX === '/' ? '' : e.BERTH_REST_PREFIX,
     restAuth: e.BERTH_REST_AUTH ?? 'token',
     pluginDirs: (e.BERTH_PLUGIN_DIRS ?? '')
       .split(/[,:]/)
@@ -96,5 +161,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .filter((s) => s.length > 0),
     introspection: e.BERTH_INTROSPECTION ?? true,
     embedded,
+    scheduler: {
+      filters: list(e.BERTH_SCHEDULER_FILTERS, DEFAULT_FILTERS),
+      weighers: list(e.BERTH_SCHEDULER_WEIGHERS, DEFAULT_WEIGHERS),
+      plugins: pluginConfigOrThrow(e.BERTH_SCHEDULER_CONFIG),
+      hostSubsetSize: e.BERTH_HOST_SUBSET_SIZE,
+      cacheTtlMs: e.BERTH_CANDIDATE_CACHE_TTL_MS,
+      maxClaimAttempts: e.BERTH_MAX_CLAIM_ATTEMPTS,
+    },
   };
 }

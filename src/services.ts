@@ -6,6 +6,7 @@ import { CandidateService } from './placement/candidates';
 import { ChangeBus } from './placement/change-bus';
 import { InventoryService } from './placement/inventory';
 import { ProviderTraitService } from './placement/provider-trait';
+import { QuotaService } from './placement/quota';
 import { ReshaperService } from './placement/reshaper';
 import { ResourceClassService } from './placement/resource-class';
 import { ResourceProviderService } from './placement/resource-provider';
@@ -26,6 +27,7 @@ export interface Services {
   readonly usages: UsageService;
   readonly reshaper: ReshaperService;
   readonly candidates: CandidateService;
+  readonly quota: QuotaService;
 }
 
 /** Builds the services over `ds`. */
@@ -33,6 +35,8 @@ export function createServices(ds: DataSource, changes: ChangeBus = new ChangeBu
   const providers = new ResourceProviderService(ds, changes);
   const inventories = new InventoryService(ds, changes, providers);
   const allocations = new AllocationService(ds, changes, providers);
+  const quota = new QuotaService(ds, changes);
+  allocations.addPreGuard(quota.preGuard);
   return {
     dataSource: ds,
     changes,
@@ -46,5 +50,6 @@ export function createServices(ds: DataSource, changes: ChangeBus = new ChangeBu
     usages: new UsageService(ds),
     reshaper: new ReshaperService(ds, changes, inventories, allocations),
     candidates: new CandidateService(ds, changes),
+    quota,
   };
 }

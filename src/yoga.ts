@@ -4,6 +4,8 @@ import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { Context } from '../schema/context';
 import { maskError } from '../schema/errors';
 import { schema } from '../schema/index';
+import type { Scheduling } from './app-scheduling';
+import { createLoaders } from './loaders/create-loaders';
 import type { Logger } from './logger';
 import type { Services } from './services';
 
@@ -15,6 +17,7 @@ export interface ServerContext {
 /** Builds the yoga instance (tests call its `fetch`, the server mounts it at /graphql). */
 export function createGraphQL(deps: {
   services: Services;
+  scheduling: Scheduling;
   log: Logger;
 }): YogaServerInstance<ServerContext, Context> {
   return createYoga<ServerContext, Context>({
@@ -25,7 +28,13 @@ export function createGraphQL(deps: {
     logging: false,
     context: ({ requestId }): Context => {
       const id = requestId ?? randomUUID();
-      return { requestId: id, log: deps.log.child({ requestId: id }), services: deps.services };
+      return {
+        requestId: id,
+        log: deps.log.child({ requestId: id }),
+        services: deps.services,
+        loaders: createLoaders(deps.services),
+        scheduling: deps.scheduling,
+      };
     },
   });
 }

@@ -1,5 +1,6 @@
 // A full berth App over a fresh test schema, with Redis (REDIS_URL) or the in-process cache.
 import { randomUUID } from 'node:crypto';
+import type { Logger as TypeOrmLogger } from 'typeorm';
 import { type App, createApp } from '../../src/app';
 import type { Cache } from '../../src/cache/cache';
 import { MemoryCache } from '../../src/cache/memory-cache';
@@ -23,9 +24,15 @@ export function createTestCache(): Cache {
     : new MemoryCache();
 }
 
-/** Starts an App on a fresh schema. `env` overrides configuration variables. */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const db = await createTestDb();
+/**
+ * Starts an App on a fresh schema. `env` overrides configuration variables; `opts.dbLogger`
+ * sees every SQL statement (query counting).
+ */
+export async function createTestApp(
+  env: Record<string, string> = {},
+  opts: { dbLogger?: TypeOrmLogger } = {},
+): Promise<TestApp> {
+  const db = await createTestDb({ logger: opts.dbLogger });
   const config = loadConfig({ NODE_ENV: 'test', ...env });
   const app = await createApp(config, createLogger('silent'), {
     dataSource: db.dataSource,

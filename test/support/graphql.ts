@@ -26,3 +26,11 @@ export async function gql<T = any>(
 export function codes(r: GqlResponse): (string | undefined)[] {
   return (r.errors ?? []).map((e) => e.extensions?.code);
 }
+
+/** The first error as `{ code, status, message }`, or undefined when there is none. */
+export function firstError(
+  r: GqlResponse,
+): { code?: string; status?: number; message: string } | undefined {
+  const e = r.errors?.[0];
+  return e && { code: e.extensions?.code, status: e.extensions?.status, message: e.message };
+}

@@ -1,0 +1,121 @@
+// GraphQL: Aggregate with Nova host-aggregate name and metadata, its queries, setAggregateMetadata,
+// ResourceProvider.aggregates and setProviderAggregates (upstream: handlers/aggregate.py; Nova
+// objects/aggregate.py for the metadata read by scheduler filters).
+import type { AggregateRecord } from '../src/placement/types';
+import { normalizeUuidOrThrow } from '../src/placement/uuid';
+import { builder } from './builder';
+import { ResourceProvider } from './resource-provider';
+
+const KeyValue = builder
+  .objectRef<{ readonly key: string; readonly value: string }>('KeyValue')
+  .implement({
+    fields: (t) => ({
+      key: t.exposeString('key'),
+      value: t.exposeString('value'),
+    }),
+  });
+
+/** GraphQL KeyValueInput (aggregate metadata, flavor extra specs). */
+export const KeyValueInput = builder.inputType('KeyValueInput', {
+  fields: (t) => ({
+    key: t.string({ required: true }),
+    value: t.string({ required: true }),
+  }),
+});
+
+/** GraphQL Aggregate. */
+export const Aggregate = builder.objectRef<AggregateRecord>('Aggregate').implement({
+  fields: (t) => ({
+    uuid: t.exposeID('uuid'),
+    name: t.exposeString('name', { nullable: true }),
+    metadata: t.field({
+      type: [KeyValue],
+      description: 'Sorted by key.',
+      resolve: (a) => a.metadata,
+    }),
+    providers: t.field({
+      type: [ResourceProvider],
+      description: 'Member providers, by creation order.',
+      resolve: (a, _args, ctx) => ctx.loaders.providersByAggregateUuid.load(a.uuid),
+    }),
+  }),
+});
+
+builder.objectField(ResourceProvider, 'aggregates', (t) =>
+  t.field({
+    type: [Aggregate],
+    description: 'Aggregates the provider is a member of, sorted by uuid.',
+    resolve: (rp, _args, ctx) => ctx.loaders.aggregatesByProviderId.load(rp.id),
+  }),
+);
+
+builder.queryField('aggregate', (t) =>
+  t.field({
+    type: Aggregate,
+    nullable: true,
+    description: 'The aggregate with this uuid, or null when no provider or metadata refers to it.',
+    args: { uuid: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) =>
+      ctx.loaders.aggregateByUuid.load(normalizeUuidOrThrow(args.uuid, 'aggregate uuid')),
+  }),
+);
+
+builder.queryField('aggregates', (t) =>
+  t.field({
+    type: [Aggregate],
+    description: 'Every aggregate with members or metadata, sorted by uuid.',
+    resolve: async (_root, _args, ctx) => {
+      const all = await ctx.services.aggregates.list();
+      for (const a of all) {
+        ctx.loaders.aggregateByUuid.prime(a.uuid, a);
+      }
+      return all;
+    },
+  }),
+);
+
+builder.mutationField('setAggregateMetadata', (t) =>
+  t.field({
+    type: Aggregate,
+    description:
+      'Nova host-aggregate metadata, read by scheduler filters. Creates the aggregate if needed. Replaces all metadata; `name` omitted keeps the name, null clears it.',
+    args: {
+      uuid: t.arg.id({ required: true }),
+      name: t.arg.string({ required: false }),
+      metadata: t.arg({ type: [KeyValueInput], required: true }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const aggregate = await ctx.services.aggregates.setMetadata(
+        args.uuid,
+        args.name,
+        args.metadata,
+      );
+      ctx.loaders.clearAll();
+      ctx.loaders.aggregateByUuid.prime(aggregate.uuid, aggregate);
+      return aggregate;
+    },
+  }),
+);
+
+builder.mutationField('setProviderAggregates', (t) =>
+  t.field({
+    type: ResourceProvider,
+    description:
+      'Replaces the aggregates of a provider (PUT /resource_providers/{uuid}/aggregates, 1.19+).',
+    args: {
+      providerUuid: t.arg.id({ required: true }),
+      aggregates: t.arg.idList({ required: true }),
+      generation: t.arg.int({ required: true }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const { provider } = await ctx.services.aggregates.setForProvider(
+        args.providerUuid,
+        args.generation,
+        args.aggregates,
+      );
+      ctx.loaders.clearAll();
+      ctx.loaders.primeProviders([provider]);
+      return provider;
+    },
+  }),
+);

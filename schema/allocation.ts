@@ -1,0 +1,143 @@
+// GraphQL: Allocation, Consumer.allocations, ResourceProvider.allocations, setAllocations and
+// deleteAllocations (upstream: handlers/allocation.py, objects/allocation.py).
+import type { ConsumerAllocationsInput as ConsumerAllocationsRecord } from '../src/placement/allocation-write';
+import { ErrorCode, NotFoundError } from '../src/placement/errors';
+import type { AllocationRecord } from '../src/placement/types';
+import { normalizeUuidOrThrow } from '../src/placement/uuid';
+import { builder } from './builder';
+import { Consumer } from './consumer';
+import { ResourceAmountInput, resourceMapOrThrow } from './resource-amount';
+import { ResourceProvider } from './resource-provider';
+
+/** GraphQL Allocation: units of one class on one provider held by one consumer. */
+export const Allocation = builder.objectRef<AllocationRecord>('Allocation').implement({
+  fields: (t) => ({
+    provider: t.field({
+      type: ResourceProvider,
+      resolve: async (a, _args, ctx) => {
+        const rp = await ctx.loaders.providerById.load(a.resourceProviderId);
+        if (!rp) {
+          throw new NotFoundError(
+            `Resource provider ${a.resourceProviderUuid} was deleted concurrently.`,
+            ErrorCode.RESOURCE_PROVIDER_NOT_FOUND,
+          );
+        }
+        return rp;
+      },
+    }),
+    resourceClass: t.exposeString('resourceClass'),
+    used: t.exposeInt('used'),
+    consumer: t.field({
+      type: Consumer,
+      resolve: async (a, _args, ctx) => {
+        const consumer = await ctx.loaders.consumerById.load(a.consumerId);
+        if (!consumer) {
+          throw new NotFoundError(`Consumer ${a.consumerUuid} was deleted concurrently.`);
+        }
+        return consumer;
+      },
+    }),
+  }),
+});
+
+builder.objectField(Consumer, 'allocations', (t) =>
+  t.field({
+    type: [Allocation],
+    description: 'By provider, then resource class.',
+    resolve: (c, _args, ctx) => ctx.loaders.allocationsByConsumerId.load(c.id),
+  }),
+);
+
+builder.objectField(ResourceProvider, 'allocations', (t) =>
+  t.field({
+    type: [Allocation],
+    description: 'GET /resource_providers/{uuid}/allocations, by consumer, then resource class.',
+    resolve: (rp, _args, ctx) => ctx.loaders.allocationsByProviderId.load(rp.id),
+  }),
+);
+
+const ProviderAllocationInput = builder.inputType('ProviderAllocationInput', {
+  fields: (t) => ({
+    providerUuid: t.id({ required: true }),
+    resources: t.field({ type: [ResourceAmountInput], required: true }),
+  }),
+});
+
+/** GraphQL ConsumerAllocationsInput: the complete new allocations of one consumer. */
+export const ConsumerAllocationsInput = builder.inputType('ConsumerAllocationsInput', {
+  fields: (t) => ({
+    consumerUuid: t.id({ required: true }),
+    projectId: t.string({ required: true }),
+    userId: t.string({ required: true }),
+    consumerType: t.string({
+      required: false,
+      description: 'e.g. INSTANCE, MIGRATION; omitted keeps the existing type.',
+    }),
+    consumerGeneration: t.int({
+      required: false,
+      description: 'null for a consumer that does not exist yet',
+    }),
+    allocations: t.field({
+      type: [ProviderAllocationInput],
+      required: true,
+      description: 'An empty list removes the allocations (and the consumer).',
+    }),
+  }),
+});
+
+/**
+ * Maps GraphQL allocation input to the domain's; a missing consumerGeneration means "new consumer"
+ * (1.28+ semantics).
+ * @throws BadRequestError when a class appears twice for one provider.
+ */
+export function toConsumerAllocationsOrThrow(
+  c: typeof ConsumerAllocationsInput.$inferInput,
+): ConsumerAllocationsRecord {
+  return {
+    consumerUuid: c.consumerUuid,
+    projectId: c.projectId,
+    userId: c.userId,
+    consumerType: c.consumerType ?? undefined,
+    consumerGeneration: c.consumerGeneration ?? null,
+    allocations: c.allocations.map((a) => ({
+      providerUuid: a.providerUuid,
+      resources: resourceMapOrThrow(
+        a.resources,
+        `the allocation of ${c.consumerUuid} on ${a.providerUuid}`,
+      ),
+    })),
+  };
+}
+
+builder.mutationField('setAllocations', (t) =>
+  t.field({
+    type: [Consumer],
+    description:
+      'Atomically replaces the allocations of one or more consumers (POST /allocations). An empty list for a consumer removes its allocations. Returns the consumers that still hold allocations, in input order.',
+    args: { input: t.arg({ type: [ConsumerAllocationsInput], required: true }) },
+    resolve: async (_root, args, ctx) => {
+      const consumers = await ctx.services.allocations.set(
+        args.input.map(toConsumerAllocationsOrThrow),
+      );
+      ctx.loaders.clearAll();
+      for (const c of consumers) {
+        ctx.loaders.consumerById.prime(c.id, c);
+      }
+      return consumers;
+    },
+  }),
+);
+
+builder.mutationField('deleteAllocations', (t) =>
+  t.id({
+    description:
+      'DELETE /allocations/{consumer_uuid}: removes every allocation of the consumer; returns its uuid.',
+    args: { consumerUuid: t.arg.id({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      const uuid = normalizeUuidOrThrow(args.consumerUuid, 'consumer uuid');
+      await ctx.services.allocations.deleteForConsumer(uuid);
+      ctx.loaders.clearAll();
+      return uuid;
+    },
+  }),
+);

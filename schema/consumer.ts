@@ -1,0 +1,38 @@
+// GraphQL: Consumer (who holds allocations) and the consumer query (upstream: objects/consumer.py;
+// GET /allocations/{consumer_uuid} for the read).
+import type { ConsumerRecord } from '../src/placement/types';
+import { normalizeUuidOrThrow } from '../src/placement/uuid';
+import { builder } from './builder';
+
+/** GraphQL Consumer; its allocations field is added by schema/allocation.ts. */
+export const Consumer = builder.objectRef<ConsumerRecord>('Consumer').implement({
+  fields: (t) => ({
+    uuid: t.exposeID('uuid'),
+    projectId: t.exposeString('projectId'),
+    userId: t.exposeString('userId'),
+    consumerType: t.exposeString('consumerType', {
+      description: "The type name, or 'unknown' when none was given.",
+    }),
+    generation: t.exposeInt('generation', {
+      description: 'Pass it back as consumerGeneration when replacing the allocations.',
+    }),
+  }),
+});
+
+builder.queryField('consumer', (t) =>
+  t.field({
+    type: Consumer,
+    nullable: true,
+    description: 'The consumer with this uuid, or null when it holds no allocations.',
+    args: { uuid: t.arg.id({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      const consumer = await ctx.services.allocations.findConsumer(
+        normalizeUuidOrThrow(args.uuid, 'consumer uuid'),
+      );
+      if (consumer) {
+        ctx.loaders.consumerById.prime(consumer.id, consumer);
+      }
+      return consumer;
+    },
+  }),
+);

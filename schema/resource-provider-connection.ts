@@ -1,0 +1,143 @@
+// GraphQL: the resourceProviders connection with ResourceProviderFilter and opaque, provider-id
+// based cursors (upstream: handlers/resource_provider.py list_resource_providers).
+import { BadRequestError, ErrorCode } from '../src/placement/errors';
+import type { ProviderFilterSql } from '../src/placement/provider-filter';
+import { parseMemberOfOrThrow, parseTraitTermsOrThrow } from '../src/placement/query-syntax';
+import { builder } from './builder';
+import { ResourceAmountInput, resourceMapOrThrow } from './resource-amount';
+import { ResourceProvider } from './resource-provider';
+
+/** Page size when `first` is omitted. */
+export const DEFAULT_PAGE_SIZE = 100;
+/** Largest accepted `first`. */
+export const MAX_PAGE_SIZE = 1000;
+
+const CURSOR_PREFIX = 'ResourceProvider:';
+
+/** The opaque cursor of a provider: base64 of its internal id, stable across inserts and deletes. */
+export function providerCursor(id: number): string {
+  return Buffer.from(`${CURSOR_PREFIX}${id}`).toString('base64');
+}
+
+/**
+ * The provider id inside a cursor made by {@link providerCursor}.
+ * @throws BadRequestError (placement.query.bad_value) for anything else.
+ */
+export function decodeProviderCursorOrThrow(cursor: string): number {
+  const text = Buffer.from(cursor, 'base64').toString('utf8');
+  const id = text.startsWith(CURSOR_PREFIX) ? Number(text.slice(CURSOR_PREFIX.length)) : Number.NaN;
+  if (!Number.isSafeInteger(id) || id < 0 || providerCursor(id) !== cursor) {
+    throw new BadRequestError(`Invalid cursor '${cursor}'.`, ErrorCode.QUERYPARAM_BAD_VALUE);
+  }
+  return id;
+}
+
+function pageSizeOrThrow(first: number | null | undefined): number {
+  const size = first ?? DEFAULT_PAGE_SIZE;
+  if (size < 0 || size > MAX_PAGE_SIZE) {
+    throw new BadRequestError(
+      `Invalid page size ${size}: first must be from 0 to ${MAX_PAGE_SIZE}.`,
+      ErrorCode.QUERYPARAM_BAD_VALUE,
+    );
+  }
+  return size;
+}
+
+const ResourceProviderFilter = builder.inputType('ResourceProviderFilter', {
+  description: 'All given conditions must hold (GET /resource_providers query parameters).',
+  fields: (t) => ({
+    name: t.string({ required: false }),
+    uuid: t.id({ required: false }),
+    inTree: t.id({
+      required: false,
+      description: 'Only providers in the same tree as this one (an unknown uuid matches nothing).',
+    }),
+    memberOf: t.stringList({
+      required: false,
+      description:
+        "Each entry is one member_of term in Placement syntax: 'agg', 'in:a,b', '!agg', '!in:a,b'. Terms are ANDed.",
+    }),
+    required: t.stringList({
+      required: false,
+      description: "Each entry: 'TRAIT', '!TRAIT' or 'in:T1,T2'. Entries are ANDed.",
+    }),
+    resources: t.field({
+      type: [ResourceAmountInput],
+      required: false,
+      description:
+        'Only providers that can satisfy all these amounts on their own (GET /resource_providers?resources=).',
+    }),
+  }),
+});
+
+type FilterArg = NonNullable<typeof ResourceProviderFilter.$inferInput>;
+
+/**
+ * Parses the GraphQL filter into the provider service's filter.
+ * @throws BadRequestError (placement.query.bad_value) for malformed terms or amounts.
+ */
+export function providerFilterOrThrow(f: FilterArg | null | undefined): ProviderFilterSql {
+  if (!f) {
+    return {};
+  }
+  const memberOf = f.memberOf ? parseMemberOfOrThrow(f.memberOf) : undefined;
+  const traits = f.required ? parseTraitTermsOrThrow(f.required) : undefined;
+  return {
+    name: f.name ?? undefined,
+    uuid: f.uuid ?? undefined,
+    inTree: f.inTree ?? undefined,
+    memberOf: memberOf?.memberOf,
+    forbiddenAggregates: memberOf?.forbidden,
+    requiredTraits: traits?.required,
+    forbiddenTraits: traits?.forbidden,
+    resources: f.resources
+      ? resourceMapOrThrow(f.resources, 'the resources filter', {
+          minAmount: 1,
+          code: ErrorCode.QUERYPARAM_BAD_VALUE,
+        })
+      : undefined,
+  };
+}
+
+const ResourceProviderConnection = builder.connectionObject(
+  {
+    type: ResourceProvider,
+    name: 'ResourceProviderConnection',
+    edgesNullable: { list: false, items: false },
+    nodeNullable: false,
+  },
+  { name: 'ResourceProviderEdge' },
+);
+
+builder.queryField('resourceProviders', (t) =>
+  t.field({
+    type: ResourceProviderConnection,
+    description: `Providers matching the filter, ordered by creation (internal id), paginated forward: \`first\` defaults to ${DEFAULT_PAGE_SIZE} and may be at most ${MAX_PAGE_SIZE}; \`after\` takes an \`endCursor\`. Cursors are opaque and stay valid while providers are added or deleted. Pagination is forward only: \`pageInfo.hasPreviousPage\` is always false.`,
+    args: {
+      filter: t.arg({ type: ResourceProviderFilter, required: false }),
+      first: t.arg.int({ required: false }),
+      after: t.arg.string({ required: false }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const limit = pageSizeOrThrow(args.first);
+      const afterId = args.after ? decodeProviderCursorOrThrow(args.after) : undefined;
+      // One extra row tells whether another page exists.
+      const rows = await ctx.services.providers.list(providerFilterOrThrow(args.filter), {
+        afterId,
+        limit: limit + 1,
+      });
+      const page = rows.slice(0, limit);
+      ctx.loaders.primeProviders(page);
+      const edges = page.map((rp) => ({ cursor: providerCursor(rp.id), node: rp }));
+      return {
+        edges,
+        pageInfo: {
+          hasNextPage: rows.length > limit,
+          hasPreviousPage: false,
+          startCursor: edges[0]?.cursor ?? null,
+          endCursor: edges.at(-1)?.cursor ?? null,
+        },
+      };
+    },
+  }),
+);

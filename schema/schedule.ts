@@ -1,0 +1,220 @@
+// GraphQL: explainPlacement, schedule and schedulerPlugins — the scheduling pipeline over
+// allocation candidates (Nova: scheduler/manager.py select_destinations).
+
+import { assertConsumerTypeOrThrow } from '../src/placement/consumer';
+import { BadRequestError } from '../src/placement/errors';
+import { normalizeUuidOrThrow } from '../src/placement/uuid';
+import type { RankedHost as RankedHostRecord } from '../src/scheduler/explanation';
+import type { PluginInfo } from '../src/scheduler/registry';
+import type {
+  ScheduleOutcome,
+  Selection as SelectionRecord,
+} from '../src/scheduler/scheduling-service';
+import { KeyValueInput } from './aggregate';
+import {
+  AllocationCandidatesRequest,
+  ProviderResources,
+  providerOrThrow,
+  toCandidateRequestOrThrow,
+} from './allocation-candidate';
+import { builder } from './builder';
+import { ResourceProvider } from './resource-provider';
+
+const ScheduleInput = builder.inputType('ScheduleInput', {
+  description:
+    'A scheduling request: the Placement part, the flavor-like part read by filters, and who consumes.',
+  fields: (t) => ({
+    consumerUuids: t.idList({
+      required: true,
+      description: 'One consumer per instance to place (multi-create).',
+    }),
+    projectId: t.string({ required: true }),
+    userId: t.string({ required: true }),
+    consumerType: t.string({ required: false }),
+    request: t.field({ type: AllocationCandidatesRequest, required: true }),
+    extraSpecs: t.field({
+      type: [KeyValueInput],
+      required: false,
+      description:
+        'Flavor extra specs, read by AggregateInstanceExtraSpecsFilter / AggregateInstanceTypeFilter.',
+    }),
+    filters: t.stringList({
+      required: false,
+      description:
+        'Overrides the configured filter order for this request (names as in schedulerPlugins).',
+    }),
+  }),
+});
+
+const Selection = builder.objectRef<SelectionRecord>('Selection').implement({
+  fields: (t) => ({
+    consumerUuid: t.exposeID('consumerUuid'),
+    host: t.field({
+      type: ResourceProvider,
+      nullable: true,
+      resolve: (s, _a, ctx) => (s.hostUuid ? providerOrThrow(ctx, s.hostUuid) : null),
+    }),
+    allocations: t.field({ type: [ProviderResources], resolve: (s) => [...s.allocations] }),
+    reason: t.string({
+      nullable: true,
+      description: 'Why no host was chosen (null on success).',
+      resolve: (s) => s.reason,
+    }),
+  }),
+});
+
+const Rejection = builder.objectRef<{ host: string; reason: string }>('Rejection').implement({
+  fields: (t) => ({
+    host: t.field({
+      type: ResourceProvider,
+      resolve: (r, _a, ctx) => providerOrThrow(ctx, r.host),
+    }),
+    reason: t.exposeString('reason'),
+  }),
+});
+
+const FilterStep = builder
+  .objectRef<ScheduleOutcome['explanation']['filters'][number]>('FilterStep')
+  .implement({
+    fields: (t) => ({
+      filter: t.string({ resolve: (f) => f.plugin }),
+      before: t.exposeInt('before'),
+      after: t.exposeInt('after'),
+      rejections: t.field({ type: [Rejection], resolve: (f) => [...f.rejections] }),
+      durationMs: t.float({ resolve: (f) => f.durationMs }),
+      failure: t.string({
+        nullable: true,
+        description:
+          'Set when the plugin threw or ran out of time (it was isolated per its failure policy).',
+        resolve: (f) => (f.failure ? `${f.failure.phase}: ${f.failure.message}` : null),
+      }),
+    }),
+  });
+
+const WeigherScore = builder
+  .objectRef<RankedHostRecord['components'][number]>('WeigherScore')
+  .implement({
+    fields: (t) => ({
+      weigher: t.exposeString('weigher'),
+      raw: t.exposeFloat('raw'),
+      normalized: t.float({ resolve: (w) => w.normalised }),
+      multiplier: t.exposeFloat('multiplier'),
+    }),
+  });
+
+const RankedHost = builder.objectRef<RankedHostRecord>('RankedHost').implement({
+  fields: (t) => ({
+    host: t.field({
+      type: ResourceProvider,
+      resolve: (r, _a, ctx) => providerOrThrow(ctx, r.host.uuid),
+    }),
+    weight: t.exposeFloat('weight'),
+    weights: t.field({ type: [WeigherScore], resolve: (r) => [...r.components] }),
+  }),
+});
+
+const Schedule = builder.objectRef<ScheduleOutcome>('Schedule').implement({
+  fields: (t) => ({
+    selections: t.field({ type: [Selection], resolve: (s) => [...s.selections] }),
+    filterSteps: t.field({ type: [FilterStep], resolve: (s) => [...s.explanation.filters] }),
+    ranking: t.field({ type: [RankedHost], resolve: (s) => [...s.ranking] }),
+    amendments: t.stringList({
+      description: 'Pre-candidate request changes made by plugins (e.g. forbidden aggregates).',
+      resolve: (s) => s.explanation.amendments.map((a) => `${a.plugin}: ${JSON.stringify(a)}`),
+    }),
+    failures: t.stringList({
+      description: 'Isolated plugin failures.',
+      resolve: (s) => s.explanation.failures.map((f) => `${f.plugin} (${f.phase}): ${f.message}`),
+    }),
+  }),
+});
+
+type ScheduleArgs = typeof ScheduleInput.$inferInput;
+
+function toScheduleRequest(input: ScheduleArgs) {
+  if (input.consumerUuids.length === 0) {
+    throw new BadRequestError('consumerUuids must name at least one consumer.');
+  }
+  if (input.consumerType) {
+    assertConsumerTypeOrThrow(input.consumerType);
+  }
+  const extraSpecs: Record<string, string> = {};
+  for (const kv of input.extraSpecs ?? []) {
+    extraSpecs[kv.key] = kv.value;
+  }
+  return {
+    consumerUuids: input.consumerUuids.map((u) => normalizeUuidOrThrow(String(u), 'consumer uuid')),
+    projectId: input.projectId,
+    userId: input.userId,
+    ...(input.consumerType ? { consumerType: input.consumerType } : {}),
+    request: toCandidateRequestOrThrow(input.request),
+    extraSpecs,
+    ...(input.filters ? { filters: input.filters } : {}),
+  };
+}
+
+builder.queryField('explainPlacement', (t) =>
+  t.field({
+    type: Schedule,
+    description:
+      'Runs the scheduling pipeline without claiming anything: candidates, filters, weighers, ranking, and why each provider tree was rejected.',
+    args: { input: t.arg({ type: ScheduleInput, required: true }) },
+    resolve: (_r, args, ctx) => ctx.scheduling.service.explain(toScheduleRequest(args.input)),
+  }),
+);
+
+builder.mutationField('schedule', (t) =>
+  t.field({
+    type: Schedule,
+    description:
+      'Runs the scheduling pipeline and claims the chosen allocation for each consumer, retrying on concurrent updates.',
+    args: { input: t.arg({ type: ScheduleInput, required: true }) },
+    resolve: async (_r, args, ctx) => {
+      const out = await ctx.scheduling.service.schedule(toScheduleRequest(args.input));
+      ctx.loaders.clearAll();
+      return out;
+    },
+  }),
+);
+
+const PluginKind = builder.enumType('PluginKind', { values: ['FILTER', 'WEIGHER'] as const });
+
+const SchedulerPlugin = builder
+  .objectRef<PluginInfo & { config: unknown }>('SchedulerPlugin')
+  .implement({
+    fields: (t) => ({
+      name: t.exposeString('name'),
+      kind: t.field({
+        type: PluginKind,
+        resolve: (p) => (p.kind === 'filter' ? 'FILTER' : 'WEIGHER'),
+      }),
+      enabled: t.boolean({ resolve: (p) => p.position !== null }),
+      position: t.int({ nullable: true, resolve: (p) => p.position }),
+      source: t.string({
+        description: "'builtin' or the operator plugin's file.",
+        resolve: (p) => p.source,
+      }),
+      config: t.field({ type: 'JSON', nullable: true, resolve: (p) => p.config ?? null }),
+    }),
+  });
+
+builder.queryField('schedulerPlugins', (t) =>
+  t.field({
+    type: [SchedulerPlugin],
+    description:
+      'Enabled filters and weighers, in pipeline order, then the registered but disabled ones.',
+    resolve: (_r, _a, ctx) => {
+      const cfg = ctx.scheduling.config.plugins ?? {};
+      return ctx.scheduling
+        .plugins()
+        .map((p) => ({ ...p, config: cfg[p.name] ?? null }))
+        .sort((a, b) =>
+          a.kind === b.kind
+            ? (a.position ?? 1e9) - (b.position ?? 1e9)
+            : a.kind === 'filter'
+              ? -1
+              : 1,
+        );
+    },
+  }),
+);

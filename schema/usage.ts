@@ -1,0 +1,85 @@
+// GraphQL: ResourceUsage, ResourceProvider.usages and the usages report for quota counting
+// (upstream: handlers/usage.py, 1.38 consumer-type grouping).
+
+import { BadRequestError, ErrorCode } from '../src/placement/errors';
+import type { UsageRecord } from '../src/placement/types';
+import type {
+  ConsumerTypeUsage as ConsumerTypeUsageRecord,
+  UsageReport as UsageReportRecord,
+} from '../src/placement/usage';
+import { builder } from './builder';
+import { ResourceProvider } from './resource-provider';
+
+/** GraphQL ResourceUsage: units of one class in use. */
+export const ResourceUsage = builder.objectRef<UsageRecord>('ResourceUsage').implement({
+  fields: (t) => ({
+    resourceClass: t.exposeString('resourceClass'),
+    used: t.exposeInt('used'),
+  }),
+});
+
+builder.objectField(ResourceProvider, 'usages', (t) =>
+  t.field({
+    type: [ResourceUsage],
+    description:
+      'GET /resource_providers/{uuid}/usages: every class with inventory (0 when unused) or allocations.',
+    resolve: (rp, _args, ctx) => ctx.loaders.usagesByProviderId.load(rp.id),
+  }),
+);
+
+const ConsumerTypeUsage = builder
+  .objectRef<ConsumerTypeUsageRecord>('ConsumerTypeUsage')
+  .implement({
+    fields: (t) => ({
+      consumerType: t.exposeString('consumerType', {
+        description: "The type name, or 'unknown' for consumers written without one.",
+      }),
+      consumerCount: t.exposeInt('consumerCount'),
+      usages: t.field({ type: [ResourceUsage], resolve: (u) => u.usages }),
+    }),
+  });
+
+const UsageReport = builder.objectRef<UsageReportRecord>('UsageReport').implement({
+  fields: (t) => ({
+    byConsumerType: t.field({
+      type: [ConsumerTypeUsage],
+      description:
+        'One row per consumer type (Placement 1.38 grouping), plus the overall totals in `total`.',
+      resolve: (r) => r.byConsumerType,
+    }),
+    total: t.field({ type: [ResourceUsage], resolve: (r) => r.total }),
+  }),
+});
+
+/** Checks a project or user id as Placement's schema does (1 to 255 characters). */
+function externalIdOrThrow(what: string, v: string): string {
+  if (v.length < 1 || v.length > 255) {
+    throw new BadRequestError(
+      `Invalid ${what} '${v}': it must be 1 to 255 characters long.`,
+      ErrorCode.QUERYPARAM_BAD_VALUE,
+    );
+  }
+  return v;
+}
+
+builder.queryField('usages', (t) =>
+  t.field({
+    type: UsageReport,
+    description:
+      "Usage totals for quota counting (GET /usages): per project, optionally per user, by consumer type ('all' or omitted: every type; 'unknown': consumers without a type).",
+    args: {
+      projectId: t.arg.string({ required: true }),
+      userId: t.arg.string({ required: false }),
+      consumerType: t.arg.string({ required: false }),
+    },
+    resolve: (_root, args, ctx) =>
+      ctx.services.usages.forProject({
+        projectId: externalIdOrThrow('project_id', args.projectId),
+        userId:
+          args.userId === null || args.userId === undefined
+            ? null
+            : externalIdOrThrow('user_id', args.userId),
+        consumerType: args.consumerType,
+      }),
+  }),
+);

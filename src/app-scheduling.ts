@@ -1,0 +1,80 @@
+// Composition of the scheduler: built-in plugins plus operator plugin directories, the pipeline
+// for the configured order (and per-request overrides), the candidate cache and the service.
+// Fails at start-up, naming the plugin, when the configuration enables something unknown.
+import { builtinPlugins } from '../filters/registry';
+import type { Cache } from './cache/cache';
+import type { Config } from './config';
+import type { Logger } from './logger';
+import { BadRequestError } from './placement/errors';
+import { CandidateCache } from './scheduler/candidate-cache';
+import type { Pipeline } from './scheduler/pipeline';
+import {
+  buildPipeline,
+  createRegistry,
+  listPlugins,
+  loadPluginDirs,
+  type PluginInfo,
+  type SchedulerConfig,
+} from './scheduler/registry';
+import { SchedulingService } from './scheduler/scheduling-service';
+import type { Services } from './services';
+
+/** The scheduler as the adapters see it. */
+export interface Scheduling {
+  readonly service: SchedulingService;
+  readonly cache: CandidateCache;
+  readonly config: SchedulerConfig;
+  /** Every registered plugin with its enabled position. */
+  plugins(): PluginInfo[];
+}
+
+/**
+ * Builds the scheduler.
+ * @throws SchedulerConfigError for unknown, duplicate or misconfigured plugins.
+ */
+export function createScheduling(
+  config: Config,
+  services: Services,
+  cache: Cache,
+  log: Logger,
+): Scheduling {
+  const registry = createRegistry(builtinPlugins, loadPluginDirs(config.pluginDirs));
+  const schedulerConfig: SchedulerConfig = {
+    enabledFilters: config.scheduler.filters,
+    enabledWeighers: config.scheduler.weighers,
+    plugins: config.scheduler.plugins,
+    hostSubsetSize: config.scheduler.hostSubsetSize,
+  };
+  const logger = log.child({ component: 'scheduler' });
+  const main = buildPipeline(registry, schedulerConfig, { logger });
+  const overrides = new Map<string, Pipeline>();
+  const pipelineFor = (filters?: readonly string[]): Pipeline => {
+    if (!filters) {
+      return main;
+    }
+    const key = filters.join(',');
+    let p = overrides.get(key);
+    if (!p) {
+      try {
+        p = buildPipeline(registry, { ...schedulerConfig, enabledFilters: filters }, { logger });
+      } catch (err) {
+        throw new BadRequestError(`Invalid filters for this request: ${(err as Error).message}`);
+      }
+      if (overrides.size > 100) {
+        overrides.clear();
+      }
+      overrides.set(key, p);
+    }
+    return p;
+  };
+  const candidateCache = new CandidateCache(cache, services.changes, config.scheduler.cacheTtlMs);
+  const service = new SchedulingService(services, pipelineFor, candidateCache, log, {
+    maxClaimAttempts: config.scheduler.maxClaimAttempts,
+  });
+  return {
+    service,
+    cache: candidateCache,
+    config: schedulerConfig,
+    plugins: () => listPlugins(registry, schedulerConfig),
+  };
+}

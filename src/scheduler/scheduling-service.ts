@@ -1,0 +1,292 @@
+// Runs scheduling requests end to end: request amendment, (cached) allocation candidates, batched
+// host views, filters and weighers, and — for `schedule` — the claim of each consumer with
+// fall-through to the next host on conflict (Nova: scheduler/manager.py select_destinations,
+// scheduler/utils.py claim_resources).
+import type { Logger } from '../logger';
+import { SHARING_TRAIT } from '../placement/allocation-candidates/capacity-index';
+import type { CandidateRequest } from '../placement/allocation-candidates/request';
+import type {
+  AllocationCandidates,
+  AllocationRequest,
+  ProviderAllocation,
+} from '../placement/allocation-candidates/results';
+import { ConflictError, ErrorCode } from '../placement/errors';
+import { loadAggregatesWithMetadata, loadHostRows } from '../placement/host-rows';
+import type { Services } from '../services';
+import type { CandidateCache } from './candidate-cache';
+import { fitsWithPlanned, InFlight, selectClaimOrder } from './claim-order';
+import type { Explanation, RankedHost } from './explanation';
+import { buildHostViews } from './host-view';
+import type { Pipeline } from './pipeline';
+import type { HostView, RequestSpec } from './plugin-api';
+
+/** A scheduling request (the GraphQL ScheduleInput, in domain terms). */
+export interface ScheduleRequest {
+  readonly consumerUuids: readonly string[];
+  readonly projectId: string;
+  readonly userId: string;
+  readonly consumerType?: string;
+  readonly request: CandidateRequest;
+  readonly extraSpecs: Readonly<Record<string, string>>;
+  readonly hints?: Readonly<Record<string, readonly string[]>>;
+  /** Filter order override for this request. */
+  readonly filters?: readonly string[];
+}
+
+/** The outcome for one consumer. */
+export interface Selection {
+  readonly consumerUuid: string;
+  /** Root provider uuid of the chosen host, or null when nothing fits. */
+  readonly hostUuid: string | null;
+  readonly allocations: readonly ProviderAllocation[];
+  /** Why no host was claimed (null on success). */
+  readonly reason: string | null;
+}
+
+/** What explainPlacement and schedule return. */
+export interface ScheduleOutcome {
+  readonly selections: readonly Selection[];
+  readonly explanation: Explanation;
+  readonly ranking: readonly RankedHost[];
+}
+
+/** Scheduling settings. */
+export interface SchedulingOptions {
+  /** How many hosts a consumer's claim may try before giving up. */
+  readonly maxClaimAttempts?: number;
+}
+
+/** Orchestrates the pipeline over the domain services. */
+export class SchedulingService {
+  private readonly inFlight = new InFlight();
+
+  constructor(
+    private readonly services: Services,
+    private readonly pipelineFor: (filters?: readonly string[]) => Pipeline,
+    private readonly cache: CandidateCache,
+    private readonly log: Logger,
+    private readonly opts: SchedulingOptions = {},
+  ) {}
+
+  /** One pipeline run: amended request, candidates, host views, ranking. */
+  private async evaluate(
+    req: ScheduleRequest,
+  ): Promise<{ explanation: Explanation; ranking: RankedHost[] }> {
+    const pipeline = this.pipelineFor(req.filters);
+    const spec: RequestSpec = {
+      candidateRequest: req.request,
+      extraSpecs: req.extraSpecs,
+      projectId: req.projectId,
+      userId: req.userId,
+      hints: req.hints ?? {},
+    };
+    const result = await pipeline.schedule(spec, {
+      aggregates: () => loadAggregatesWithMetadata(this.services.dataSource),
+      hosts: async (amended) => {
+        const candidates = await this.cache.getOrCompute(amended.candidateRequest, () =>
+          this.services.candidates.find(amended.candidateRequest),
+        );
+        return this.hostViews(candidates);
+      },
+    });
+    return { explanation: result.explanation, ranking: [...result.hosts] };
+  }
+
+  /** Groups allocation requests by tree and loads the trees' views in one batch. */
+  private async hostViews(c: AllocationCandidates): Promise<HostView[]> {
+    const summaries = new Map(c.providerSummaries.map((s) => [s.providerUuid, s]));
+    const requests: {
+      rootUuid: string;
+      request: {
+        allocations: Record<string, Record<string, number>>;
+        mappings: Record<string, readonly string[]>;
+      };
+    }[] = [];
+    const rootOrder: string[] = [];
+    const seen = new Set<string>();
+    for (const ar of c.allocationRequests) {
+      const rootUuid = treeOf(ar, summaries);
+      if (!seen.has(rootUuid)) {
+        seen.add(rootUuid);
+        rootOrder.push(rootUuid);
+      }
+      requests.push({ rootUuid, request: toView(ar) });
+    }
+    if (rootOrder.length === 0) {
+      return [];
+    }
+    const rows = await loadHostRows(this.services.dataSource, rootOrder);
+    return buildHostViews({ ...rows, allocationRequests: requests }, rootOrder);
+  }
+
+  /**
+   * Dry run: ranks hosts and proposes one per consumer as `schedule` would without races
+   * (later consumers see the earlier proposals' consumption). Claims nothing.
+   */
+  async explain(req: ScheduleRequest): Promise<ScheduleOutcome> {
+    const { explanation, ranking } = await this.evaluate(req);
+    const planned = new Map<string, number>();
+    const selections = req.consumerUuids.map((consumerUuid): Selection => {
+      for (const ranked of ranking) {
+        const ar = ranked.host.allocationRequests.find((r) =>
+          fitsWithPlanned(ranked.host, r, planned),
+        );
+        if (ar) {
+          for (const [rp, res] of Object.entries(ar.allocations)) {
+            for (const [rc, n] of Object.entries(res)) {
+              planned.set(`${rp}:${rc}`, (planned.get(`${rp}:${rc}`) ?? 0) + n);
+            }
+          }
+          return {
+            consumerUuid,
+            hostUuid: ranked.host.uuid,
+            allocations: fromView(ar.allocations),
+            reason: null,
+          };
+        }
+      }
+      return { consumerUuid, hostUuid: null, allocations: [], reason: noValidHost(explanation) };
+    });
+    return { selections, explanation, ranking };
+  }
+
+  /**
+   * Places every consumer in order, claiming with setAllocations semantics. A consumer that
+   * already has allocations (a move) gets the new ones added to its current ones. On a
+   * conflict the next host is tried, up to maxClaimAttempts hosts per consumer.
+   */
+  async schedule(req: ScheduleRequest): Promise<ScheduleOutcome> {
+    const selections: Selection[] = [];
+    let first: { explanation: Explanation; ranking: RankedHost[] } | undefined;
+    for (const consumerUuid of req.consumerUuids) {
+      const evaluated = await this.evaluate(req);
+      first ??= evaluated;
+      selections.push(await this.claim(req, consumerUuid, evaluated));
+    }
+    return { selections, explanation: first!.explanation, ranking: first!.ranking };
+  }
+
+  private async claim(
+    req: ScheduleRequest,
+    consumerUuid: string,
+    evaluated: { explanation: Explanation; ranking: RankedHost[] },
+  ): Promise<Selection> {
+    const maxAttempts = this.opts.maxClaimAttempts ?? 10;
+    const order = selectClaimOrder(evaluated.ranking, this.inFlight);
+    let attempts = 0;
+    let lastError = '';
+    for (const ranked of order) {
+      if (attempts >= maxAttempts) {
+        break;
+      }
+      const ar = ranked.host.allocationRequests[0];
+      if (!ar) {
+        continue;
+      }
+      attempts++;
+      const release = this.inFlight.take(ranked.host.uuid);
+      try {
+        const existing = await this.services.allocations.forConsumer(consumerUuid);
+        const allocations = mergeAllocations(existing.allocations, ar.allocations);
+        await this.services.allocations.set([
+          {
+            consumerUuid,
+            projectId: req.projectId,
+            userId: req.userId,
+            consumerType: req.consumerType ?? 'INSTANCE',
+            consumerGeneration: existing.consumer ? existing.consumer.generation : null,
+            allocations,
+          },
+        ]);
+        return {
+          consumerUuid,
+          hostUuid: ranked.host.uuid,
+          allocations: fromView(ar.allocations),
+          reason: null,
+        };
+      } catch (err) {
+        if (!(err instanceof ConflictError) || err.code === ErrorCode.QUOTA_EXCEEDED) {
+          throw err;
+        }
+        lastError = err.message;
+        this.log.debug(
+          { consumerUuid, host: ranked.host.uuid, err: err.message },
+          'claim conflict; trying the next host',
+        );
+      } finally {
+        release();
+      }
+    }
+    const reason =
+      evaluated.ranking.length === 0
+        ? noValidHost(evaluated.explanation)
+        : `No valid host: ${attempts} claim attempt(s) failed${lastError ? `; last: ${lastError}` : ''}`;
+    return { consumerUuid, hostUuid: null, allocations: [], reason };
+  }
+}
+
+/**
+ * The host of an allocation request: the tree of its first non-sharing provider (sharing
+ * providers ride along); an all-sharing request is hosted by its first provider's tree.
+ */
+function treeOf(
+  ar: AllocationRequest,
+  summaries: ReadonlyMap<string, { rootProviderUuid: string; traits: readonly string[] }>,
+): string {
+  for (const a of ar.allocations) {
+    const s = summaries.get(a.providerUuid);
+    if (s && !s.traits.includes(SHARING_TRAIT)) {
+      return s.rootProviderUuid;
+    }
+  }
+  const first = ar.allocations[0]!.providerUuid;
+  return summaries.get(first)?.rootProviderUuid ?? first;
+}
+
+function toView(ar: AllocationRequest) {
+  const allocations: Record<string, Record<string, number>> = {};
+  for (const a of ar.allocations) {
+    allocations[a.providerUuid] = { ...a.resources };
+  }
+  return { allocations, mappings: ar.mappings };
+}
+
+function fromView(
+  allocations: Readonly<Record<string, Readonly<Record<string, number>>>>,
+): ProviderAllocation[] {
+  return Object.entries(allocations).map(([providerUuid, resources]) => ({
+    providerUuid,
+    resources,
+  }));
+}
+
+function mergeAllocations(
+  existing: readonly { resourceProviderUuid: string; resourceClass: string; used: number }[],
+  added: Readonly<Record<string, Readonly<Record<string, number>>>>,
+): { providerUuid: string; resources: Record<string, number> }[] {
+  const out = new Map<string, Record<string, number>>();
+  for (const a of existing) {
+    const r = out.get(a.resourceProviderUuid) ?? {};
+    r[a.resourceClass] = (r[a.resourceClass] ?? 0) + a.used;
+    out.set(a.resourceProviderUuid, r);
+  }
+  for (const [rp, res] of Object.entries(added)) {
+    const r = out.get(rp) ?? {};
+    for (const [rc, n] of Object.entries(res)) {
+      r[rc] = (r[rc] ?? 0) + n;
+    }
+    out.set(rp, r);
+  }
+  return [...out].map(([providerUuid, resources]) => ({ providerUuid, resources }));
+}
+
+function noValidHost(e: Explanation): string {
+  if (e.unsatisfiable) {
+    return `No valid host: ${e.unsatisfiable.plugin}: ${e.unsatisfiable.reason}`;
+  }
+  if (e.hostsIn === 0) {
+    return 'No valid host: no allocation candidates for the request';
+  }
+  const steps = e.filters.map((f) => `${f.plugin}: ${f.before} -> ${f.after}`).join(', ');
+  return `No valid host: ${steps}`;
+}

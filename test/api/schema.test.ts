@@ -1,0 +1,27 @@
+// The printed schema: schema/schema.graphql must match printSchema(schema) (regenerate with
+// `UPDATE_SCHEMA=1 npx jest test/api/schema.test.ts --selectProjects integration`), and berth's
+// schema must contain the client contract (graphql-js findBreakingChanges reports nothing).
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { buildSchema, findBreakingChanges, printSchema } from 'graphql';
+import { schema } from '../../schema/index';
+
+const SDL_FILE = path.resolve(__dirname, '../../schema/schema.graphql');
+const CONTRACT_FILE = path.resolve(__dirname, '../support/contract.graphql');
+
+const breakingChanges = () =>
+  findBreakingChanges(buildSchema(readFileSync(CONTRACT_FILE, 'utf8')), schema);
+
+describe('schema', () => {
+  it('matches the committed schema/schema.graphql', () => {
+    const printed = `${printSchema(schema)}\n`;
+    if (process.env.UPDATE_SCHEMA === '1') {
+      writeFileSync(SDL_FILE, printed);
+    }
+    expect(readFileSync(SDL_FILE, 'utf8')).toBe(printed);
+  });
+
+  it('contains the whole client contract (findBreakingChanges reports nothing)', () => {
+    expect(breakingChanges().map((c) => `${c.type}: ${c.description}`)).toEqual([]);
+  });
+});

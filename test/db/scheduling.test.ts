@@ -1,0 +1,188 @@
+// The scheduling service end to end on a real database: explain (dry run), schedule with claims,
+// multi-create, moves, contention, and the candidate cache (Nova: test_scheduler / test_filter_scheduler).
+import { randomUUID } from 'node:crypto';
+import { createScheduling, type Scheduling } from '../../src/app-scheduling';
+import { loadConfig } from '../../src/config';
+import { createLogger } from '../../src/logger';
+import { ChangeBus } from '../../src/placement/change-bus';
+import { createServices, type Services } from '../../src/services';
+import { createTestCache } from '../support/app';
+import { createTestDb, onEmbedded, type TestDb } from '../support/db';
+import { buildResourceProvider } from '../support/factories';
+
+const vcpu = (n: number, extra: Record<string, number> = {}) => ({
+  groups: [
+    {
+      suffix: '',
+      resources: { VCPU: n, ...extra },
+      requiredTraits: [],
+      forbiddenTraits: [],
+      memberOf: [],
+      forbiddenAggregates: [],
+    },
+  ],
+});
+
+describe('scheduling service', () => {
+  let db: TestDb;
+  let s: Services;
+  let sched: Scheduling;
+  const cache = createTestCache();
+
+  beforeAll(async () => {
+    db = await createTestDb();
+    s = createServices(db.dataSource, new ChangeBus(`berth_changes_${db.schema}`));
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      BERTH_SCHEDULER_FILTERS: 'ComputeFilter,AggregateInstanceExtraSpecsFilter',
+      BERTH_SCHEDULER_WEIGHERS: 'CPUWeigher',
+    });
+    sched = createScheduling(config, s, cache, createLogger('silent'));
+  });
+  afterAll(async () => {
+    await cache.close();
+    await db.drop();
+  });
+
+  const request = (consumers: number, n = 1, extraSpecs: Record<string, string> = {}) => ({
+    consumerUuids: Array.from({ length: consumers }, () => randomUUID()),
+    projectId: 'p1',
+    userId: 'u1',
+    request: vcpu(n),
+    extraSpecs,
+  });
+
+  it('explains: ranks hosts by free CPU (spread) and rejects with reasons', async () => {
+    const agg = randomUUID();
+    await s.aggregates.setMetadata(agg, 'ssd', [{ key: 'ssd', value: 'true' }]);
+    const small = await buildResourceProvider(s, {
+      inventories: [{ resourceClass: 'VCPU', total: 4 }],
+      aggregates: [agg],
+    });
+    const big = await buildResourceProvider(s, {
+      inventories: [{ resourceClass: 'VCPU', total: 16 }],
+      aggregates: [agg],
+    });
+    const plain = await buildResourceProvider(s, {
+      inventories: [{ resourceClass: 'VCPU', total: 32 }],
+    });
+    const out = await sched.service.explain(request(1, 2, { ssd: 'true' }));
+    const step = out.explanation.filters.find(
+      (f) => f.plugin === 'AggregateInstanceExtraSpecsFilter',
+    )!;
+    expect(step.rejections.map((r) => r.host)).toContain(plain.uuid);
+    const ranked = out.ranking
+      .map((r) => r.host.uuid)
+      .filter((u) => u === small.uuid || u === big.uuid);
+    expect(ranked).toEqual([big.uuid, small.uuid]);
+    expect(out.selections[0]!.hostUuid).toBe(out.ranking[0]!.host.uuid);
+    // A dry run claims nothing.
+    expect((await s.usages.byProviderIds([big.id])).get(big.id)).toEqual([
+      { resourceClass: 'VCPU', used: 0 },
+    ]);
+    await s.providers.delete(plain.uuid);
+    await s.providers.delete(small.uuid);
+    await s.providers.delete(big.uuid);
+  });
+
+  it('schedules several consumers; later ones see earlier claims', async () => {
+    const a = await buildResourceProvider(s, {
+      inventories: [{ resourceClass: 'VCPU', total: 2 }],
+    });
+    const b = await buildResourceProvider(s, {
+      inventories: [{ resourceClass: 'VCPU', total: 2 }],
+    });
+    const out = await sched.service.schedule(request(3, 1));
+    expect(out.selections.map((x) => x.hostUuid).filter(Boolean)).toHaveLength(3);
+    const used = await s.usages.byProviderIds([a.id, b.id]);
+    const total = [...used.values()].flat().reduce((n, u) => n + u.used, 0);
+    expect(total).toBe(3);
+    for (const c of out.selections) {
+      await s.allocations.deleteForConsumer(c.consumerUuid);
+    }
+    await s.providers.delete(a.uuid);
+    await s.providers.delete(b.uuid);
+  });
+
+  it('adds allocations for a consumer that has some (a move) and answers "no valid host" with reasons', async () => {
+    const src = await buildResourceProvider(s, {
+      inventories: [{ resourceClass: 'VCPU', total: 4 }],
+    });
+    const consumer = randomUUID();
+    await s.allocations.set([
+      {
+        consumerUuid: consumer,
+        projectId: 'p1',
+        userId: 'u1',
+        consumerGeneration: null,
+        allocations: [{ providerUuid: src.uuid, resources: { VCPU: 4 } }],
+      },
+    ]);
+    const dst = await buildResourceProvider(s, {
+      inventories: [{ resourceClass: 'VCPU', total: 4 }],
+    });
+    const out = await sched.service.schedule({ ...request(1, 4), consumerUuids: [consumer] });
+    expect(out.selections[0]!.hostUuid).toBe(dst.uuid);
+    const mine = await s.allocations.forConsumer(consumer);
+    expect(mine.allocations.map((x) => [x.resourceProviderUuid, x.used]).sort()).toEqual(
+      [
+        [src.uuid, 4],
+        [dst.uuid, 4],
+      ].sort(),
+    );
+    const none = await sched.service.schedule(request(1, 64));
+    expect(none.selections[0]).toMatchObject({
+      hostUuid: null,
+      reason: expect.stringMatching(/^No valid host/),
+    });
+    await s.allocations.deleteForConsumer(consumer);
+    await s.providers.delete(src.uuid);
+    await s.providers.delete(dst.uuid);
+  });
+
+  it('lets exactly as many of 16 concurrent schedules land on a host as fit', async () => {
+    if (onEmbedded()) {
+      process.stdout.write(
+        '[berth tests] skipped: concurrent schedule contention needs real PostgreSQL\n',
+      );
+      return;
+    }
+    const host = await buildResourceProvider(s, {
+      inventories: [{ resourceClass: 'VCPU', total: 5 }],
+    });
+    const other = await buildResourceProvider(s, {
+      inventories: [{ resourceClass: 'VCPU', total: 4 }],
+    });
+    const outs = await Promise.all(
+      Array.from({ length: 16 }, () => sched.service.schedule(request(1, 1))),
+    );
+    const hosts = outs.map((o) => o.selections[0]!.hostUuid);
+    expect(hosts.filter((h) => h === host.uuid)).toHaveLength(5);
+    expect(hosts.filter((h) => h === other.uuid)).toHaveLength(4);
+    const failed = outs.filter((o) => o.selections[0]!.hostUuid === null);
+    expect(failed).toHaveLength(7);
+    for (const f of failed) {
+      expect(f.selections[0]!.reason).toMatch(/^No valid host/);
+    }
+    const used = await s.usages.byProviderIds([host.id, other.id]);
+    expect(used.get(host.id)).toEqual([{ resourceClass: 'VCPU', used: 5 }]);
+    expect(used.get(other.id)).toEqual([{ resourceClass: 'VCPU', used: 4 }]);
+  });
+
+  it('serves repeated identical requests from the candidate cache until something changes', async () => {
+    const rp = await buildResourceProvider(s, {
+      inventories: [{ resourceClass: 'VCPU', total: 8 }],
+    });
+    const req = request(1, 1);
+    await sched.service.explain(req);
+    const hits = sched.cache.stats.hits;
+    await sched.service.explain(req);
+    expect(sched.cache.stats.hits).toBe(hits + 1);
+    await s.providerTraits.set(rp.uuid, (await s.providers.get(rp.uuid)).generation, [
+      'COMPUTE_STATUS_DISABLED',
+    ]);
+    const after = await sched.service.explain(req);
+    expect(sched.cache.stats.hits).toBe(hits + 1);
+    expect(after.ranking.map((r) => r.host.uuid)).not.toContain(rp.uuid);
+  });
+});

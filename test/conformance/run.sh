@@ -46,9 +46,6 @@ node -e '
 node bin/berth.js migrate >/dev/null
 
 SERVE=(node bin/berth.js serve)
-if [ -z "$PREFIX" ]; then
-  SERVE=(node test/conformance/serve-at-root.cjs)
-fi
 BERTH_REST_AUTH=noauth2 BERTH_REST_PREFIX="$PREFIX" PORT="$PORT" BERTH_HOST=127.0.0.1 \
   LOG_LEVEL="${CONFORMANCE_LOG_LEVEL:-warn}" "${SERVE[@]}" >"$LOG" 2>&1 &
 SERVER=$!

@@ -1,0 +1,219 @@
+// `npm run bench`: end-to-end figures through GraphQL on a real database (DATABASE_URL, in a
+// schema of its own, or embedded PGlite), plus the engine-only bench. Prints p50/p95/max,
+// result counts, claims/s and RSS. `--smoke` runs small sizes (CI keeps it from rotting).
+// Usage: npm run bench -- [--smoke] [--hosts 5000] [--nested 10000] [--clients 16] [--claims 2000]
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import { createApp } from '../src/app';
+import { MemoryCache } from '../src/cache/memory-cache';
+import { RedisCache } from '../src/cache/redis-cache';
+import { loadConfig } from '../src/config';
+import { createDataSource } from '../src/db/data-source';
+import { startEmbeddedPg } from '../src/db/embedded-pg';
+import { seedStandard } from '../src/db/seed';
+import { createLogger } from '../src/logger';
+import { runEngineBench } from './engine';
+import { seedDataset } from './seed';
+
+const args = process.argv.slice(2);
+const flag = (name: string) => args.includes(`--${name}`);
+const num = (name: string, dflt: number) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : dflt;
+};
+const smoke = flag('smoke');
+
+function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
+}
+const fmt = (n: number) => n.toFixed(1).padStart(8);
+const rss = () => Math.round(process.memoryUsage().rss / 2 ** 20);
+
+const CANDIDATES = `query($r: AllocationCandidatesRequest!) {
+  allocationCandidates(request: $r) { allocationRequests { mappings { suffix } } providerSummaries { traits } } }`;
+const SCHEDULE = `mutation($i: ScheduleInput!) { schedule(input: $i) { selections { consumerUuid host { uuid } reason } } }`;
+const plain = (limit?: number, extra: object = {}) => ({
+  groups: [
+    {
+      resources: [
+        { resourceClass: 'VCPU', amount: 2 },
+        { resourceClass: 'MEMORY_MB', amount: 4096 },
+        { resourceClass: 'DISK_GB', amount: 20 },
+      ],
+      ...extra,
+    },
+  ],
+  ...(limit ? { limit } : {}),
+});
+
+async function withApp<T>(
+  label: string,
+  fn: (app: Awaited<ReturnType<typeof createApp>>) => Promise<T>,
+): Promise<T> {
+  const schema = `bench_${process.pid}_${label.replace(/\W/g, '_')}`;
+  const embedded = process.env.DATABASE_URL
+    ? undefined
+    : await startEmbeddedPg('memory://', { maxConnections: 40 });
+  const url = process.env.DATABASE_URL ?? embedded!.url;
+  const admin = createDataSource({ url, poolSize: 1 });
+  await admin.initialize();
+  await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  const ds = createDataSource({ url, schema, poolSize: 20 });
+  await ds.initialize();
+  await ds.runMigrations({ transaction: 'each' });
+  await seedStandard(ds.manager);
+  const cache = process.env.REDIS_URL
+    ? new RedisCache(process.env.REDIS_URL, undefined, `${schema}:`)
+    : new MemoryCache();
+  const app = await createApp(loadConfig({ LOG_LEVEL: 'silent' }), createLogger('silent'), {
+    dataSource: ds,
+    cache,
+    changeChannel: `berth_changes_${schema}`,
+  });
+  try {
+    return await fn(app);
+  } finally {
+    await app.close();
+    await ds.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await ds.destroy();
+    await admin.destroy();
+    await embedded?.stop();
+  }
+}
+
+async function gql(app: Awaited<ReturnType<typeof createApp>>, query: string, variables: object) {
+  const res = await app.graphql.fetch('http://bench/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = (await res.json()) as {
+    data?: Record<string, unknown>;
+    errors?: { message: string }[];
+  };
+  if (body.errors) {
+    throw new Error(body.errors[0]!.message);
+  }
+  return body.data!;
+}
+
+async function timeQuery(
+  app: Awaited<ReturnType<typeof createApp>>,
+  name: string,
+  request: object,
+  n: number,
+  target?: number,
+) {
+  const times: number[] = [];
+  let count = 0;
+  for (let i = 0; i < n + 2; i++) {
+    const t = performance.now();
+    const data = (await gql(app, CANDIDATES, { r: request })) as {
+      allocationCandidates: { allocationRequests: unknown[]; providerSummaries: unknown[] };
+    };
+    if (i >= 2) {
+      times.push(performance.now() - t);
+    }
+    count = data.allocationCandidates.allocationRequests.length;
+  }
+  console.log(
+    `${name.padEnd(42)} p50 ${fmt(pct(times, 50))} ms  p95 ${fmt(pct(times, 95))} ms  max ${fmt(Math.max(...times))} ms  requests ${String(count).padStart(6)}${target ? `  (target p50 ≤ ${target} ms)` : ''}  rss ${rss()} MiB`,
+  );
+}
+
+async function main(): Promise<void> {
+  const flat = num('hosts', smoke ? 200 : 5000);
+  const nested = num('nested', smoke ? 200 : 10000);
+  const iterations = smoke ? 5 : 30;
+  console.log(
+    `berth bench (${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}, ${process.env.REDIS_URL ? 'Redis' : 'in-process cache'})`,
+  );
+
+  await withApp('flat', async (app) => {
+    const seeded = await seedDataset(app.dataSource, { hosts: flat, shape: 'flat', sharing: 2 });
+    const t = performance.now();
+    await app.services.candidates.current();
+    console.log(
+      `flat: ${flat} hosts seeded (${seeded.providers} providers); index load ${(performance.now() - t).toFixed(0)} ms`,
+    );
+    await timeQuery(app, `GraphQL ${flat} flat, full answer`, plain(), iterations, 45);
+    await timeQuery(app, `GraphQL ${flat} flat, limit 10`, plain(10), iterations);
+    await timeQuery(
+      app,
+      `GraphQL ${flat} flat, required AVX2`,
+      plain(undefined, { required: ['HW_CPU_X86_AVX2'] }),
+      iterations,
+    );
+    await timeQuery(
+      app,
+      `GraphQL ${flat} flat, member_of in:agg1,agg2`,
+      plain(undefined, { memberOf: [`in:${seeded.aggregates[0]},${seeded.aggregates[1]}`] }),
+      iterations,
+    );
+
+    // Scheduler loop: candidates limit 50 + claim, through `schedule`, C concurrent clients.
+    const clients = num('clients', 16);
+    const claims = num('claims', smoke ? 100 : 2000);
+    let next = 0;
+    let ok = 0;
+    let failed = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: clients }, async () => {
+        while (next < claims) {
+          next++;
+          const data = (await gql(app, SCHEDULE, {
+            i: {
+              consumerUuids: [randomUUID()],
+              projectId: 'bench',
+              userId: 'bench',
+              consumerType: 'INSTANCE',
+              request: plain(50),
+            },
+          })) as { schedule: { selections: { host: unknown }[] } };
+          if (data.schedule.selections[0]!.host) {
+            ok++;
+          } else {
+            failed++;
+          }
+        }
+      }),
+    );
+    const secs = (performance.now() - started) / 1000;
+    const over: { n: number }[] = await app.dataSource.query(
+      `SELECT count(*) AS n FROM (SELECT i.resource_provider_id FROM inventories i
+         JOIN allocations a ON a.resource_provider_id = i.resource_provider_id AND a.resource_class_id = i.resource_class_id
+         GROUP BY i.resource_provider_id, i.resource_class_id, i.total, i.reserved, i.allocation_ratio
+         HAVING sum(a.used) > (i.total - i.reserved) * i.allocation_ratio) x`,
+    );
+    console.log(
+      `schedule loop, ${clients} clients, ${flat} flat hosts: ${(ok / secs).toFixed(0)} claims/s (${ok} ok, ${failed} no host) over ${secs.toFixed(1)} s; providers over capacity: ${over[0]!.n} (target ≥ 300 claims/s, 0 over)`,
+    );
+    const c = app.scheduling.cache.stats;
+    console.log(`candidate cache: ${c.hits} hits / ${c.hits + c.misses} lookups`);
+  });
+
+  await withApp('nested', async (app) => {
+    await seedDataset(app.dataSource, { hosts: nested, shape: 'nested', sharing: 2 });
+    await timeQuery(app, `GraphQL ${nested} nested, limit 1000`, plain(1000), iterations, 25);
+    await timeQuery(app, `GraphQL ${nested} nested, limit 10`, plain(10), iterations, 5);
+  });
+
+  console.log('\nengine only (no GraphQL/DB), bench/engine.ts:');
+  runEngineBench({
+    iterations: smoke ? 3 : 30,
+    warmup: 1,
+    ...(smoke ? { only: ['flat-5k-full', 'pci8-1k-limit1000'] } : {}),
+    log: (l) => console.log(l),
+  });
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -1,6 +1,6 @@
 // GraphQL: Inventory, ResourceProvider.inventories, setInventories and deleteInventory
 // (upstream: handlers/inventory.py).
-import type { InventoryInput as InventoryInputRecord } from '../src/placement/inventory';
+import type { InventoryInput as InventoryInputRecord } from '../src/placement/inventory-rules';
 import type { InventoryRecord } from '../src/placement/types';
 import { builder } from './builder';
 import { ResourceProvider } from './resource-provider';

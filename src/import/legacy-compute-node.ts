@@ -2,7 +2,7 @@
 // reason for everything left out (seed 001 "compute node inventory", steps 1-4d; upstream:
 // nova/objects/compute_node.py _migrate_inventory, nova/virt/driver.py update_provider_tree).
 // Pure: the readers supply the row, the import service writes the plan.
-import { type InventoryInput, normalizeInventory } from '../placement/inventory';
+import { type InventoryInput, normalizeInventory } from '../placement/inventory-rules';
 import { capacityOf } from '../placement/types';
 import { isUuid, normalizeUuidOrThrow } from '../placement/uuid';
 import { NUMA_CLASSES, numaCells, numaInventories } from './legacy-numa';

@@ -9,7 +9,7 @@ import type { ConsumerAllocationsInput } from './allocation-write';
 import { type ChangeBus, writeTransaction } from './change-bus';
 import { INCOMPLETE_CONSUMER_ID } from './consumer';
 import { BadRequestError, ConcurrentUpdateError, QuotaExceededError } from './errors';
-import { MAX_INT } from './inventory';
+import { MAX_INT } from './inventory-rules';
 
 /** The quota resource counting consumers of type INSTANCE (Nova's `instances` quota). */
 export const INSTANCES = 'INSTANCES';

@@ -10,7 +10,8 @@ import {
 } from './allocation-write';
 import { type ChangeBus, writeTransaction } from './change-bus';
 import { BadRequestError, ConcurrentUpdateError } from './errors';
-import type { InventoryInput, InventoryService, InventoryWriteOptions } from './inventory';
+import type { InventoryService } from './inventory';
+import type { InventoryInput, InventoryWriteOptions } from './inventory-rules';
 import { normalizeUuidOrThrow } from './uuid';
 
 /** The reshaper request. */

@@ -1,6 +1,6 @@
 // Factories: build providers with inventories through the domain services (never raw SQL).
 import { randomUUID } from 'node:crypto';
-import type { InventoryInput } from '../../src/placement/inventory';
+import type { InventoryInput } from '../../src/placement/inventory-rules';
 import type { Services } from '../../src/services';
 
 let seq = 0;

@@ -1,6 +1,6 @@
 // Wire format of inventories: request records to domain input, domain records to JSON
 // (upstream: placement/handlers/inventory.py _extract_inventory, _serialize_inventory).
-import type { InventoryInput } from '../../placement/inventory';
+import type { InventoryInput } from '../../placement/inventory-rules';
 import type { InventoryRecord } from '../../placement/types';
 
 /** An inventory as clients write it (schema-validated). */

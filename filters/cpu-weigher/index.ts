@@ -1,7 +1,6 @@
 // CPUWeigher: weighs hosts by free VCPU on the tree; positive multiplier spreads, negative packs
 // (upstream: nova/scheduler/weights/cpu.py).
-import { freeCapacity, readNumberOrThrow } from '../../src/scheduler/helpers';
-import type { PluginFactory, WeigherPlugin } from '../../src/scheduler/plugin-api';
+import { capacityWeigher } from '../../src/scheduler/capacity-plugins';
 
 /** Nova-compatible name, as written in `enabledWeighers`. */
 export const NAME = 'CPUWeigher';
@@ -13,15 +12,9 @@ export const RESOURCE_CLASS = 'VCPU';
 /** Aggregate metadata key overriding the multiplier per host (Nova `cpu_weight_multiplier`). */
 export const MULTIPLIER_KEY = 'cpu_weight_multiplier';
 
-/**
- * Creates the weigher. Config: `multiplier` (default 1.0).
- * @throws Error when `multiplier` is not a finite number.
- */
-export const create: PluginFactory = (_config, handle) =>
-  ({
-    name: NAME,
-    kind,
-    multiplier: readNumberOrThrow(handle, 'multiplier', 1),
-    multiplierMetadataKey: MULTIPLIER_KEY,
-    weigh: (host) => freeCapacity(host, RESOURCE_CLASS),
-  }) satisfies WeigherPlugin;
+/** Creates the weigher. Config: `multiplier` (default 1.0). @throws Error for a non-finite multiplier. */
+export const create = capacityWeigher({
+  name: NAME,
+  resourceClass: RESOURCE_CLASS,
+  multiplierKey: MULTIPLIER_KEY,
+});

@@ -1,7 +1,6 @@
 // RamFilter: enough free MEMORY_MB on the host's tree, with ram_allocation_ratio overridable per aggregate
 // (upstream: nova/scheduler/filters/ram_filter.py RamFilter + AggregateRamFilter, Nova <= 18).
-import { freeCapacityWithOverride, requestedAmount } from '../../src/scheduler/helpers';
-import type { FilterPlugin, PluginFactory } from '../../src/scheduler/plugin-api';
+import { capacityFilter } from '../../src/scheduler/capacity-plugins';
 
 /** Nova-compatible name, as written in `enabledFilters`. */
 export const NAME = 'RamFilter';
@@ -17,25 +16,10 @@ export const RATIO_KEY = 'ram_allocation_ratio';
 export const REASON_INSUFFICIENT_RAM = 'insufficient free RAM';
 
 /** Creates the filter; it takes no configuration. */
-export const create: PluginFactory = () =>
-  ({
-    name: NAME,
-    kind,
-    onError: 'closed',
-    filter(host, req) {
-      const wanted = requestedAmount(req, RESOURCE_CLASS);
-      if (wanted <= 0) {
-        return { fits: true };
-      }
-      const { free, ratio } = freeCapacityWithOverride(host, RESOURCE_CLASS, RATIO_KEY);
-      if (free >= wanted) {
-        return { fits: true };
-      }
-      const how =
-        ratio === undefined ? 'inventory allocation ratio' : `aggregate ${RATIO_KEY}=${ratio}`;
-      return {
-        fits: false,
-        reason: `${REASON_INSUFFICIENT_RAM}: wanted ${wanted} MB, found ${free} MB free (${how})`,
-      };
-    },
-  }) satisfies FilterPlugin;
+export const create = capacityFilter({
+  name: NAME,
+  resourceClass: RESOURCE_CLASS,
+  ratioKey: RATIO_KEY,
+  reason: REASON_INSUFFICIENT_RAM,
+  unit: 'MB',
+});

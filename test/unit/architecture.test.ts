@@ -52,8 +52,8 @@ const rules: { from: string; forbid: RegExp; why: string }[] = [
   {
     from: 'filters',
     forbid:
-      /^(typeorm|pg|ioredis|graphql|@pothos\/.*|src\/(?!scheduler\/(plugin-api|helpers)$).*)$/,
-    why: 'plugins import only src/scheduler/plugin-api and helpers',
+      /^(typeorm|pg|ioredis|graphql|@pothos\/.*|src\/(?!scheduler\/(plugin-api|helpers|capacity-plugins)$).*)$/,
+    why: 'plugins import only src/scheduler/plugin-api, helpers and capacity-plugins',
   },
   {
     from: 'migrations',

@@ -21,7 +21,7 @@ export class SearchScratch {
   inUse = false;
 
   /** Grows the arrays to the index's current slot counts. */
-  fit(providerSlots: number, inventorySlots: number): void {
+  ensureSize(providerSlots: number, inventorySlots: number): void {
     this.touch = growInt32(this.touch, providerSlots);
     this.isolated = growInt32(this.isolated, providerSlots);
     this.matchedVar = growInt32(this.matchedVar, providerSlots);
@@ -42,7 +42,7 @@ export function borrowScratch(index: CapacityIndex): SearchScratch {
     }
   }
   scratch.inUse = true;
-  scratch.fit(index.providerId.length, index.inventories.size);
+  scratch.ensureSize(index.providerId.length, index.inventories.size);
   return scratch;
 }
 

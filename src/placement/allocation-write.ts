@@ -226,7 +226,6 @@ export async function insertAllocations(
   const classIds = await classIdsOrThrow(
     em,
     flat.map((f) => f.rc),
-    'allocation',
   );
   const invRows: {
     resource_provider_id: number;

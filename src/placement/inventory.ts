@@ -63,12 +63,12 @@ export async function inventoriesOf(
 
 /**
  * Resolves class names to ids, locking them against deletion (FOR KEY SHARE).
- * @throws BadRequestError naming unknown classes.
+ * @throws BadRequestError "No such resource class X." for the first unknown class in `names`
+ *   order (Placement's ResourceClassNotFound from rc_cache.id_from_string).
  */
 export async function classIdsOrThrow(
   em: EntityManager,
   names: readonly string[],
-  context: string,
 ): Promise<Map<string, number>> {
   const unique = [...new Set(names)];
   if (unique.length === 0) {
@@ -79,11 +79,9 @@ export async function classIdsOrThrow(
     [unique],
   );
   const map = new Map(rows.map((r) => [r.name, r.id]));
-  const missing = unique.filter((n) => !map.has(n));
-  if (missing.length > 0) {
-    throw new BadRequestError(
-      `Unknown resource class in ${context}: ${missing.sort().join(', ')}.`,
-    );
+  const missing = unique.find((n) => !map.has(n));
+  if (missing !== undefined) {
+    throw new BadRequestError(`No such resource class ${missing}.`);
   }
   return map;
 }
@@ -157,7 +155,7 @@ export class InventoryService {
   ): Promise<ProviderInventories> {
     const n = normalizeInventory(inv, opts);
     return this.write(uuid, null, async (em, rp) => {
-      const ids = await classIdsOrThrow(em, [n.resourceClass], 'inventory');
+      const ids = await classIdsOrThrow(em, [n.resourceClass]);
       const exists: unknown[] = await em.query(
         'SELECT 1 FROM inventories WHERE resource_provider_id = $1 AND resource_class_id = $2',
         [rp.id, ids.get(n.resourceClass)],
@@ -183,7 +181,7 @@ export class InventoryService {
   ): Promise<ProviderInventories> {
     const n = normalizeInventory(inv, opts);
     return this.write(uuid, generation, async (em, rp) => {
-      const ids = await classIdsOrThrow(em, [n.resourceClass], 'inventory');
+      const ids = await classIdsOrThrow(em, [n.resourceClass]);
       const exists: unknown[] = await em.query(
         'SELECT 1 FROM inventories WHERE resource_provider_id = $1 AND resource_class_id = $2',
         [rp.id, ids.get(n.resourceClass)],
@@ -250,8 +248,9 @@ export class InventoryService {
     classes: readonly string[],
   ): Promise<void> {
     const rows: { name: string }[] = await em.query(
-      `SELECT DISTINCT c.name FROM allocations a JOIN resource_classes c ON c.id = a.resource_class_id
-       WHERE a.resource_provider_id = $1 AND c.name = ANY($2::text[]) ORDER BY c.name`,
+      `SELECT c.name FROM allocations a JOIN resource_classes c ON c.id = a.resource_class_id
+       WHERE a.resource_provider_id = $1 AND c.name = ANY($2::text[])
+       GROUP BY c.id, c.name ORDER BY c.id`,
       [rp.id, classes],
     );
     if (rows.length > 0) {
@@ -274,7 +273,6 @@ export class InventoryService {
     const ids = await classIdsOrThrow(
       em,
       invs.map((i) => i.resourceClass),
-      'inventory',
     );
     const current: { resource_class_id: number; name: string; used: number }[] = await em.query(
       `SELECT i.resource_class_id, c.name,

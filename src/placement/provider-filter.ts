@@ -57,7 +57,7 @@ export async function providerFilterSql(
     );
     const missing = [...traitNames].filter((n) => !known.some((k) => k.name === n));
     if (missing.length > 0) {
-      throw new BadRequestError(`No such trait(s): ${missing.sort().join(', ')}`);
+      throw new BadRequestError(`No such trait(s): ${missing.sort().join(', ')}.`);
     }
   }
   for (const anyOf of f.requiredTraits ?? []) {

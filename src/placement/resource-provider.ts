@@ -6,47 +6,9 @@ import { rowsOf } from '../db/rows';
 import { type ChangeBus, writeTransaction } from './change-bus';
 import { BadRequestError, ConflictError, ErrorCode, NotFoundError } from './errors';
 import { type ProviderFilterSql, providerFilterSql } from './provider-filter';
+import { PROVIDER_SELECT, type ProviderRow, toProviderRecord } from './provider-record';
 import type { ResourceProviderRecord } from './types';
 import { isUuid, normalizeUuidOrThrow } from './uuid';
-
-/** Row shape of {@link PROVIDER_SELECT}. */
-export interface ProviderRow {
-  id: number;
-  uuid: string;
-  name: string;
-  generation: number;
-  root_provider_id: number;
-  parent_provider_id: number | null;
-  root_provider_uuid: string;
-  parent_provider_uuid: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-/** SELECT list + FROM for provider records (alias rp). */
-export const PROVIDER_SELECT = `
-  SELECT rp.id, rp.uuid, rp.name, rp.generation, rp.root_provider_id, rp.parent_provider_id,
-         root.uuid AS root_provider_uuid, parent.uuid AS parent_provider_uuid,
-         rp.created_at, rp.updated_at
-  FROM resource_providers rp
-  JOIN resource_providers root ON root.id = rp.root_provider_id
-  LEFT JOIN resource_providers parent ON parent.id = rp.parent_provider_id`;
-
-/** Converts a row of {@link PROVIDER_SELECT}. */
-export function toProviderRecord(r: ProviderRow): ResourceProviderRecord {
-  return {
-    id: r.id,
-    uuid: r.uuid,
-    name: r.name,
-    generation: r.generation,
-    rootProviderId: r.root_provider_id,
-    parentProviderId: r.parent_provider_id,
-    rootProviderUuid: r.root_provider_uuid,
-    parentProviderUuid: r.parent_provider_uuid,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  };
-}
 
 /** Input of {@link ResourceProviderService.create}. */
 export interface CreateProviderInput {
@@ -179,7 +141,8 @@ export class ResourceProviderService {
 
   /**
    * Creates a provider (root, or child of `parentUuid`).
-   * @throws BadRequestError (bad name/uuid, missing parent); ConflictError (placement.duplicate_name).
+   * @throws BadRequestError (bad name/uuid, missing parent, parent uuid equal to its own uuid);
+   *   ConflictError (placement.duplicate_name).
    */
   async create(input: CreateProviderInput): Promise<ResourceProviderRecord> {
     checkName(input.name);
@@ -189,6 +152,11 @@ export class ResourceProviderService {
     const parentUuid = input.parentUuid
       ? normalizeUuidOrThrow(input.parentUuid, 'parent provider uuid')
       : null;
+    if (parentUuid !== null && parentUuid === uuid) {
+      throw new BadRequestError(
+        `Unable to create resource provider "${input.name}", ${uuid}: parent provider UUID cannot be same as UUID. Please choose a different parent provider UUID.`,
+      );
+    }
     try {
       return await writeTransaction(this.ds, this.bus, async (em, changes) => {
         let parent: { id: number; root_provider_id: number } | undefined;

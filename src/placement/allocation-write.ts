@@ -3,6 +3,7 @@
 // capacity checks, then update or drop consumers (upstream: objects/allocation.py replace_all,
 // _check_capacity_exceeded, handlers/util.py ensure_consumer).
 import type { EntityManager } from 'typeorm';
+import { rowsOf } from '../db/rows';
 import {
   assertConsumerTypeOrThrow,
   ensureConsumerTypes,
@@ -11,7 +12,7 @@ import {
   INCOMPLETE_CONSUMER_ID,
 } from './consumer';
 import { BadRequestError, ConcurrentUpdateError, ConflictError } from './errors';
-import { bumpProviderGenerationsById } from './generation';
+import { lockProvidersById } from './generation';
 import { classIdsOrThrow } from './inventory';
 import { capacityOf } from './types';
 import { normalizeUuidOrThrow } from './uuid';
@@ -151,19 +152,35 @@ export async function lockConsumers(
   return out;
 }
 
+/** The providers an allocation write locks, and which of them it bumps. */
+export interface LockedAllocationProviders {
+  /** uuid -> id of every provider named in the new allocations. */
+  readonly byUuid: Map<string, number>;
+  /**
+   * Providers whose generation the write increments (Placement's visited providers of
+   * _set_allocations): those named in the new allocations, plus the current providers of
+   * consumers set to empty (their allocations are re-sent with used=0 upstream).
+   */
+  readonly bumpIds: number[];
+  /** id -> generation before this write, for every locked provider (bumped ones and extras). */
+  readonly generations: Map<number, number>;
+}
+
 /**
- * Resolves provider uuids and locks them, together with the providers the consumers currently
- * allocate from, incrementing every generation in id order.
- * @returns uuid -> id for the requested providers, and every locked id.
- * @throws BadRequestError for unknown providers.
+ * Resolves provider uuids and locks, in id order, the providers the write will bump plus
+ * `extraIds` (the reshaper's inventory providers). Providers a consumer merely moves away from are
+ * neither locked nor bumped, as in Placement: removing allocations only frees capacity, so no
+ * concurrent writer can over-commit because of it, while every provider that receives
+ * allocations is locked before its capacity is read.
+ * @throws BadRequestError for unknown providers; ConflictError when one was deleted concurrently.
  */
 export async function lockProviders(
   em: EntityManager,
-  providerUuids: readonly string[],
-  consumerIds: readonly number[],
+  inputs: readonly ConsumerAllocationsInput[],
+  consumers: ReadonlyMap<string, LockedConsumer>,
   extraIds: readonly number[] = [],
-): Promise<{ byUuid: Map<string, number>; locked: number[]; generations: Map<number, number> }> {
-  const unique = [...new Set(providerUuids)];
+): Promise<LockedAllocationProviders> {
+  const unique = [...new Set(inputs.flatMap((c) => c.allocations.map((a) => a.providerUuid)))];
   const rows: { id: number; uuid: string }[] = await em.query(
     'SELECT id, uuid FROM resource_providers WHERE uuid = ANY($1::uuid[])',
     [unique],
@@ -175,26 +192,41 @@ export async function lockProviders(
       `Allocation for resource provider '${missing.sort().join(', ')}' that does not exist.`,
     );
   }
-  const current: { resource_provider_id: number }[] = await em.query(
-    'SELECT DISTINCT resource_provider_id FROM allocations WHERE consumer_id = ANY($1::int[])',
-    [consumerIds],
-  );
-  const ids = [...byUuid.values(), ...current.map((r) => r.resource_provider_id), ...extraIds];
-  const generations = await bumpProviderGenerationsById(em, ids);
+  const emptied = inputs
+    .filter((c) => c.allocations.length === 0)
+    .map((c) => consumers.get(c.consumerUuid)!.id);
+  const freed: { resource_provider_id: number }[] =
+    emptied.length === 0
+      ? []
+      : await em.query(
+          'SELECT DISTINCT resource_provider_id FROM allocations WHERE consumer_id = ANY($1::int[])',
+          [emptied],
+        );
+  const bumpIds = [...new Set([...byUuid.values(), ...freed.map((r) => r.resource_provider_id)])];
+  const generations = await lockProvidersById(em, [...bumpIds, ...extraIds]);
   for (const [uuid, id] of byUuid) {
     if (!generations.has(id)) {
       throw new ConflictError(`Resource provider ${uuid} was deleted concurrently; retry.`);
     }
   }
-  return { byUuid, locked: [...generations.keys()], generations };
+  return { byUuid, bumpIds: bumpIds.filter((id) => generations.has(id)), generations };
 }
 
-/** Deletes the current allocations of these consumers. */
+/**
+ * Deletes the current allocations of these consumers.
+ * @returns the ids of the providers they were on (their usage changed).
+ */
 export async function deleteAllocationsOf(
   em: EntityManager,
   consumerIds: readonly number[],
-): Promise<void> {
-  await em.query('DELETE FROM allocations WHERE consumer_id = ANY($1::int[])', [consumerIds]);
+): Promise<number[]> {
+  const rows: { resource_provider_id: number }[] = rowsOf(
+    await em.query(
+      'DELETE FROM allocations WHERE consumer_id = ANY($1::int[]) RETURNING resource_provider_id',
+      [consumerIds],
+    ),
+  );
+  return [...new Set(rows.map((r) => r.resource_provider_id))];
 }
 
 /**

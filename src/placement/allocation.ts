@@ -14,6 +14,7 @@ import {
 import { type ChangeBus, writeTransaction } from './change-bus';
 import { consumersById, consumersByUuid } from './consumer';
 import { NotFoundError } from './errors';
+import { incrementGenerationsById } from './generation';
 import type { ResourceProviderService } from './resource-provider';
 import type { AllocationRecord, ConsumerRecord, ResourceProviderRecord } from './types';
 import { isUuid, normalizeUuidOrThrow } from './uuid';
@@ -111,8 +112,10 @@ export class AllocationService {
   }
 
   /**
-   * The allocation write inside a caller's transaction (reshaper). `beforeInsert` runs after the
-   * old allocations are deleted and the providers locked.
+   * The allocation write inside a caller's transaction (reshaper). `extraProviderIds` are locked
+   * too (in the same id-ordered pass) but not bumped; `beforeInsert` runs after the old
+   * allocations are deleted and the providers locked, with their generations before this write.
+   * Bumps the providers named in the new allocations and those of consumers set to empty, once.
    */
   async setIn(
     em: EntityManager,
@@ -131,21 +134,22 @@ export class AllocationService {
     }
     const consumers = await lockConsumers(em, normalized, opts);
     const consumerIds = [...consumers.values()].map((c) => c.id);
-    const providerUuids = normalized.flatMap((c) => c.allocations.map((a) => a.providerUuid));
-    const { byUuid, locked, generations } = await lockProviders(
+    const { byUuid, bumpIds, generations } = await lockProviders(
       em,
-      providerUuids,
-      consumerIds,
+      normalized,
+      consumers,
       extraProviderIds,
     );
-    await deleteAllocationsOf(em, consumerIds);
+    const freed = await deleteAllocationsOf(em, consumerIds);
     await beforeInsert?.(generations);
     await insertAllocations(em, normalized, consumers, byUuid);
+    await incrementGenerationsById(em, bumpIds);
     await finishConsumers(em, normalized, consumers);
     for (const guard of guards) {
       await guard(em, normalized);
     }
-    touched(locked);
+    // Usage changed on every provider allocations left, bumped or not: the index must hear it.
+    touched([...bumpIds, ...freed, ...extraProviderIds]);
   }
 
   /** A consumer and its allocations (empty when unknown). */
@@ -202,6 +206,9 @@ export class AllocationService {
 
   /**
    * Deletes every allocation of the consumer, and the consumer (DELETE /allocations/{uuid}).
+   * Bumps no provider generation (Placement's delete_all only deletes rows): freeing capacity
+   * cannot let a concurrent writer over-commit, and writers that add allocations lock the
+   * providers before they read usage.
    * @throws NotFoundError when the consumer has no allocations.
    */
   async deleteForConsumer(uuid: string): Promise<void> {
@@ -212,20 +219,12 @@ export class AllocationService {
         [id],
       );
       const consumer = rows[0];
-      const providers: { resource_provider_id: number }[] = consumer
-        ? await em.query(
-            'SELECT DISTINCT resource_provider_id FROM allocations WHERE consumer_id = $1',
-            [consumer.id],
-          )
-        : [];
-      if (!consumer || providers.length === 0) {
+      const freed = consumer ? await deleteAllocationsOf(em, [consumer.id]) : [];
+      if (!consumer || freed.length === 0) {
         throw new NotFoundError(`No allocations for consumer '${id}'`);
       }
-      const ids = providers.map((p) => p.resource_provider_id);
-      const { locked } = await lockProviders(em, [], [], ids);
-      await em.query('DELETE FROM allocations WHERE consumer_id = $1', [consumer.id]);
       await em.query('DELETE FROM consumers WHERE id = $1', [consumer.id]);
-      changes.providers(locked);
+      changes.providers(freed);
     });
   }
 }

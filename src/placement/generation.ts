@@ -57,33 +57,46 @@ export async function bumpProviderGeneration(
 }
 
 /**
- * Increments the generations of several providers by internal id, in id order (a global lock
- * order, so two transactions touching overlapping providers cannot deadlock).
- * @returns id -> new generation.
+ * Locks several providers by internal id, in id order (a global lock order, so two transactions
+ * touching overlapping providers cannot deadlock), without changing them.
+ * @returns id -> current generation (deleted providers are absent).
  */
-export async function bumpProviderGenerationsById(
+export async function lockProvidersById(
   em: EntityManager,
   ids: readonly number[],
 ): Promise<Map<number, number>> {
   const sorted = [...new Set(ids)].sort((a, b) => a - b);
-  const out = new Map<number, number>();
   if (sorted.length === 0) {
-    return out;
+    return new Map();
   }
-  // Lock in id order first (UPDATE ... WHERE id = ANY() would lock in scan order).
-  await em.query(
-    'SELECT id FROM resource_providers WHERE id = ANY($1::int[]) ORDER BY id FOR NO KEY UPDATE',
-    [sorted],
+  const rows = rowsOf<{ id: number; generation: number }>(
+    await em.query(
+      'SELECT id, generation FROM resource_providers WHERE id = ANY($1::int[]) ORDER BY id FOR NO KEY UPDATE',
+      [sorted],
+    ),
   );
+  return new Map(rows.map((r) => [r.id, r.generation]));
+}
+
+/**
+ * Increments the generations of providers this transaction has already locked (through
+ * {@link lockProvidersById}): one step of a multi-step write, as Placement's increment_generation.
+ * @returns id -> new generation.
+ */
+export async function incrementGenerationsById(
+  em: EntityManager,
+  ids: readonly number[],
+): Promise<Map<number, number>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) {
+    return new Map();
+  }
   const rows = rowsOf<{ id: number; generation: number }>(
     await em.query(
       `UPDATE resource_providers SET generation = generation + 1, updated_at = now()
        WHERE id = ANY($1::int[]) RETURNING id, generation`,
-      [sorted],
+      [unique],
     ),
   );
-  for (const r of rows) {
-    out.set(r.id, r.generation);
-  }
-  return out;
+  return new Map(rows.map((r) => [r.id, r.generation]));
 }

@@ -26,6 +26,13 @@ export type NormalizedInventory = Required<InventoryInput>;
 export interface InventoryWriteOptions {
   /** Placement >= 1.26 lets reserved equal total (capacity 0); older versions need capacity > 0. */
   readonly allowZeroCapacity?: boolean;
+  /**
+   * Let an update leave capacity below current usage. Off by default: berth refuses it with
+   * placement.inventory.inuse (the GraphQL API's rule). Placement accepts it and only logs a
+   * warning; the REST facade sets this to behave as Placement, and the reshaper sets it for its
+   * interim inventory (the allocations written next are checked against capacity).
+   */
+  readonly allowCapacityBelowUsage?: boolean;
 }
 
 function intIn(name: string, v: number, min: number, rc: string): void {

@@ -125,11 +125,15 @@ export class InventoryService {
       seen.add(inv.resourceClass);
     }
     return this.write(uuid, generation, async (em, rp) => {
-      await this.replace(em, rp, normalized, 'all');
+      await this.replace(em, rp, normalized, 'all', opts);
     });
   }
 
-  /** Sets one inventory in one transaction with the caller's other writes (reshaper). */
+  /**
+   * Replaces all inventories of a provider the caller has locked, in the caller's transaction
+   * (reshaper final step, legacy import). Does not touch the generation.
+   * @throws BadRequestError; InventoryInUseError.
+   */
   async setAllIn(
     em: EntityManager,
     rp: LockedProvider,
@@ -141,6 +145,27 @@ export class InventoryService {
       rp,
       inventories.map((i) => normalizeInventory(i, opts)),
       'all',
+      opts,
+    );
+  }
+
+  /**
+   * Adds or updates the listed inventories of a locked provider, keeping the others (the
+   * reshaper's interim "union" inventory). Does not touch the generation.
+   * @throws BadRequestError; InventoryInUseError.
+   */
+  async mergeIn(
+    em: EntityManager,
+    rp: LockedProvider,
+    inventories: readonly InventoryInput[],
+    opts: InventoryWriteOptions = {},
+  ): Promise<void> {
+    await this.replace(
+      em,
+      rp,
+      inventories.map((i) => normalizeInventory(i, opts)),
+      'merge',
+      opts,
     );
   }
 
@@ -165,7 +190,7 @@ export class InventoryService {
           `Unable to create inventory for resource provider ${rp.uuid}: Inventory for ${n.resourceClass} already exists.`,
         );
       }
-      await this.replace(em, rp, [n], 'merge');
+      await this.replace(em, rp, [n], 'merge', opts);
     });
   }
 
@@ -191,7 +216,7 @@ export class InventoryService {
           `No inventory record with resource class ${n.resourceClass} for resource provider ${rp.uuid}.`,
         );
       }
-      await this.replace(em, rp, [n], 'merge');
+      await this.replace(em, rp, [n], 'merge', opts);
     });
   }
 
@@ -224,7 +249,7 @@ export class InventoryService {
    */
   async deleteAll(uuid: string, generation?: number | null): Promise<ProviderInventories> {
     return this.write(uuid, generation ?? null, async (em, rp) => {
-      await this.replace(em, rp, [], 'all');
+      await this.replace(em, rp, [], 'all', {});
     });
   }
 
@@ -262,13 +287,15 @@ export class InventoryService {
 
   /**
    * Writes `invs` to the (locked) provider. 'all' removes classes not listed; 'merge' keeps them.
-   * Refuses to remove a class with allocations or to shrink capacity below current usage.
+   * Refuses to remove a class with allocations, and to shrink capacity below current usage unless
+   * `opts.allowCapacityBelowUsage`.
    */
   private async replace(
     em: EntityManager,
     rp: LockedProvider,
     invs: readonly NormalizedInventory[],
     mode: 'all' | 'merge',
+    opts: InventoryWriteOptions,
   ): Promise<void> {
     const ids = await classIdsOrThrow(
       em,
@@ -297,7 +324,7 @@ export class InventoryService {
       }
     }
     const usedBy = new Map(current.map((c) => [c.name, c.used]));
-    for (const inv of invs) {
+    for (const inv of opts.allowCapacityBelowUsage ? [] : invs) {
       const used = usedBy.get(inv.resourceClass) ?? 0;
       if (used > capacityOf(inv)) {
         throw new InventoryInUseError(

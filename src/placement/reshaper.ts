@@ -10,6 +10,7 @@ import {
 } from './allocation-write';
 import { type ChangeBus, writeTransaction } from './change-bus';
 import { BadRequestError, ConcurrentUpdateError } from './errors';
+import { incrementGenerationsById, type LockedProvider } from './generation';
 import type { InventoryService } from './inventory';
 import type { InventoryInput, InventoryWriteOptions } from './inventory-rules';
 import { normalizeUuidOrThrow } from './uuid';
@@ -34,7 +35,13 @@ export class ReshaperService {
   ) {}
 
   /**
-   * Applies every inventory and allocation change in one transaction, or none.
+   * Applies every inventory and allocation change in one transaction, or none, in Placement's
+   * order (objects/reshaper.py): an interim "union" inventory per provider (the new inventories
+   * plus the old ones they drop, capacity below usage allowed; skipped for an empty list), then
+   * the allocations, then the final inventories. Each step bumps the generations it touches, so a
+   * provider in both inventories and allocations ends 3 generations later, and an over-capacity
+   * allocation fails as "Unable to allocate inventory" before any inventory-in-use check.
+   * Every provider involved is locked first, in id order.
    * @throws BadRequestError; NotFoundError-as-BadRequest for unknown providers;
    *   ConcurrentUpdateError (provider or consumer generations); ConflictError; InventoryInUseError.
    */
@@ -62,6 +69,12 @@ export class ReshaperService {
       if (missing.length > 0) {
         throw new BadRequestError(`Resource provider(s) not found: ${missing.join(', ')}`);
       }
+      const locked = (inv: (typeof invs)[number]): LockedProvider => ({
+        id: idOf.get(inv.providerUuid)!,
+        uuid: inv.providerUuid,
+        generation: inv.generation,
+        rootProviderId: 0,
+      });
       await this.allocations.setIn(
         em,
         allocs,
@@ -70,22 +83,32 @@ export class ReshaperService {
         [...idOf.values()],
         async (generations) => {
           for (const inv of invs) {
-            const id = idOf.get(inv.providerUuid)!;
-            const now = generations.get(id);
-            if (now !== inv.generation + 1) {
+            const now = generations.get(idOf.get(inv.providerUuid)!);
+            if (now !== inv.generation) {
               throw new ConcurrentUpdateError(
-                `resource provider generation conflict: ${inv.providerUuid} is at generation ${(now ?? 0) - 1}, not ${inv.generation}.`,
+                `resource provider generation conflict: ${inv.providerUuid} is at generation ${now ?? 'unknown'}, not ${inv.generation}.`,
               );
             }
-            await this.inventories.setAllIn(
-              em,
-              { id, uuid: inv.providerUuid, generation: now, rootProviderId: 0 },
-              inv.inventories,
-              opts,
-            );
           }
+          // Step 1: the interim inventory (an empty new list would replace nothing: skipped).
+          const interim = invs.filter((inv) => inv.inventories.length > 0);
+          for (const inv of interim) {
+            await this.inventories.mergeIn(em, locked(inv), inv.inventories, {
+              ...opts,
+              allowCapacityBelowUsage: true,
+            });
+          }
+          await incrementGenerationsById(
+            em,
+            interim.map((inv) => idOf.get(inv.providerUuid)!),
+          );
         },
       );
+      // Step 3: the final inventories, checked against the allocations just written.
+      for (const inv of invs) {
+        await this.inventories.setAllIn(em, locked(inv), inv.inventories, opts);
+      }
+      await incrementGenerationsById(em, [...idOf.values()]);
     });
   }
 }

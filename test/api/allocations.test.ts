@@ -96,7 +96,7 @@ describe('allocations.yaml', () => {
     expect(firstError(await set(c))).toEqual({
       code: 'placement.undefined_code',
       status: 400,
-      message: 'Unknown resource class in allocation: COWS.',
+      message: 'No such resource class COWS.',
     });
     await expectNoConsumer(c.consumerUuid);
   });

@@ -31,6 +31,16 @@ import { providerUrl } from './resource-provider';
 const notFoundWithError = (u: string) =>
   `No resource provider with uuid ${u} found : No resource provider with uuid ${u} found`;
 
+/**
+ * Inventory write options for a request: zero capacity from 1.26, and capacity below current
+ * usage accepted as Placement does (it only logs a warning; GraphQL refuses it, see
+ * docs/rest-facade.md).
+ */
+const writeOptions = (req: RestRequest) => ({
+  allowZeroCapacity: req.matches('1.26'),
+  allowCapacityBelowUsage: true,
+});
+
 const generationConflict = () =>
   conflict('resource provider generation conflict', ErrorCode.CONCURRENT_UPDATE);
 
@@ -80,10 +90,7 @@ export async function createInventory(req: RestRequest, svc: Services): Promise<
     `Unable to create inventory for resource provider ${rp.uuid}`,
   );
   const result = await mapDomainErrors(
-    () =>
-      svc.inventories.add(rp.uuid, toInventoryInput(rc, data), {
-        allowZeroCapacity: req.matches('1.26'),
-      }),
+    () => svc.inventories.add(rp.uuid, toInventoryInput(rc, data), writeOptions(req)),
     {
       400: (e) =>
         badRequest(`Unable to create inventory for resource provider ${rp.uuid}: ${e.message}`),
@@ -155,10 +162,7 @@ export async function setInventories(req: RestRequest, svc: Services): Promise<R
     `Unable to update inventory for resource provider ${rp.uuid}`,
   );
   const result = await mapDomainErrors(
-    () =>
-      svc.inventories.setAll(rp.uuid, rp.generation, inputs, {
-        allowZeroCapacity: req.matches('1.26'),
-      }),
+    () => svc.inventories.setAll(rp.uuid, rp.generation, inputs, writeOptions(req)),
     {
       400: (e) =>
         /^(Unknown|No such) resource class/.test(e.message)
@@ -214,9 +218,7 @@ export async function updateInventory(req: RestRequest, svc: Services): Promise<
   }
   const result = await mapDomainErrors(
     () =>
-      svc.inventories.update(rp.uuid, rp.generation, toInventoryInput(rc, data), {
-        allowZeroCapacity: req.matches('1.26'),
-      }),
+      svc.inventories.update(rp.uuid, rp.generation, toInventoryInput(rc, data), writeOptions(req)),
     {
       400: (e) =>
         e.message.startsWith('No inventory record')

@@ -64,7 +64,12 @@ export async function reshape(req: RestRequest, svc: Services): Promise<RestResp
     () =>
       svc.reshaper.reshape(
         { inventories, allocations },
-        { checkConsumerGeneration: true, allowZeroCapacity: req.matches('1.26') },
+        {
+          checkConsumerGeneration: true,
+          allowZeroCapacity: req.matches('1.26'),
+          // Placement accepts a final inventory below usage (it only logs); so does the facade.
+          allowCapacityBelowUsage: true,
+        },
       ),
     {
       400: (e) =>

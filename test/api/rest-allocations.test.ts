@@ -180,4 +180,29 @@ describe('REST facade: allocations.yaml, inventory.yaml, usage.yaml', () => {
     expect(again.json.errors[0].detail).toContain(`No allocations for consumer '${CONSUMER}'`);
     expect((await call('GET', `/allocations/${CONSUMER}`)).json).toEqual({ allocations: {} });
   });
+
+  it('accepts an inventory below current usage as Placement does; the domain default refuses', async () => {
+    const put = await call('PUT', `/allocations/${CONSUMER}`, 'latest', {
+      allocations: { [RP]: { resources: { VCPU: 4 } } },
+      project_id: PROJECT,
+      user_id: USER,
+      consumer_generation: null,
+      consumer_type: 'INSTANCE',
+    });
+    expect(put.status).toBe(204);
+    const rp = await call('GET', `/resource_providers/${RP}`);
+    await expect(
+      t.app.services.inventories.update(RP, rp.json.generation, {
+        resourceClass: 'VCPU',
+        total: 1,
+      }),
+    ).rejects.toMatchObject({ code: 'placement.inventory.inuse' });
+    const shrink = await call('PUT', `/resource_providers/${RP}/inventories/VCPU`, 'latest', {
+      resource_provider_generation: rp.json.generation,
+      total: 1,
+    });
+    expect(shrink.status).toBe(200);
+    expect(shrink.json.total).toBe(1);
+    expect((await call('GET', `/resource_providers/${RP}/usages`)).json.usages.VCPU).toBe(4);
+  });
 });

@@ -10,7 +10,11 @@ import type {
   ProviderAllocation,
 } from '../src/placement/allocation-candidates/results';
 import { BadRequestError, ErrorCode } from '../src/placement/errors';
-import { parseMemberOfOrThrow, parseTraitTermsOrThrow } from '../src/placement/query-syntax';
+import {
+  isGroupSuffix,
+  parseMemberOfOrThrow,
+  parseTraitTermsOrThrow,
+} from '../src/placement/query-syntax';
 import type { ResourceProviderRecord } from '../src/placement/types';
 import { normalizeUuidOrThrow } from '../src/placement/uuid';
 import { builder } from './builder';
@@ -69,11 +73,7 @@ export function toCandidateRequestOrThrow(input: RequestInput): CandidateRequest
         ErrorCode.QUERYPARAM_BAD_VALUE,
       );
     }
-    if (
-      g.suffix !== '' &&
-      !/^([1-9][0-9]*|_[A-Za-z0-9_-]{1,64})$/.test(g.suffix) &&
-      !/^[A-Za-z0-9_-]{1,64}$/.test(g.suffix)
-    ) {
+    if (!isGroupSuffix(g.suffix)) {
       throw new BadRequestError(
         `Invalid request group suffix '${g.suffix}'.`,
         ErrorCode.QUERYPARAM_BAD_VALUE,

@@ -1,7 +1,225 @@
-// Parsers for Placement's filter syntax shared by GraphQL and REST (upstream: placement/util.py
-// normalize_member_of_qs_params, normalize_traits_qs_param, normalize_resources_qs_param).
+// Placement's filter mini-languages, parsed once for GraphQL and REST: `resources`, `required`
+// (`!`, `in:`), `member_of` (`in:`, `!`, `!in:`), `in_tree` and request-group suffixes (upstream:
+// placement/util.py normalize_*_qs_param(s), lib.py RequestGroup). A malformed term throws a
+// QuerySyntaxError carrying a structured issue: GraphQL shows its message, the REST facade words
+// it as Placement does (src/rest/qs-parsers.ts). Microversion gates stay with the REST facade.
 import { BadRequestError, ErrorCode } from './errors';
-import { normalizeUuidOrThrow } from './uuid';
+
+/** What is wrong with a term; `value` is the whole term as given. */
+export type QuerySyntaxIssue =
+  | { readonly kind: 'resources-empty' }
+  | { readonly kind: 'resources-form'; readonly term: string }
+  | { readonly kind: 'resources-amount'; readonly resourceClass: string; readonly amount: string }
+  | {
+      readonly kind: 'resources-amount-low';
+      readonly resourceClass: string;
+      readonly amount: number;
+    }
+  | { readonly kind: 'traits-any-of-unsupported'; readonly value: string }
+  | { readonly kind: 'traits-any-of-empty'; readonly value: string }
+  | { readonly kind: 'traits-any-of-forbidden'; readonly value: string }
+  | { readonly kind: 'traits-empty'; readonly value: string; readonly allowForbidden: boolean }
+  | { readonly kind: 'traits-forbidden-unsupported'; readonly value: string }
+  | { readonly kind: 'traits-conflict'; readonly traits: readonly string[] }
+  | { readonly kind: 'member-of-several'; readonly value: string }
+  | { readonly kind: 'member-of-any-of-forbidden'; readonly value: string; readonly uuid: string }
+  | { readonly kind: 'member-of-uuid'; readonly value: string; readonly uuid: string }
+  | { readonly kind: 'member-of-forbidden-unsupported'; readonly value: string }
+  | { readonly kind: 'in-tree-uuid'; readonly value: string };
+
+const PREFIX = 'Invalid query string parameters: ';
+
+/** berth's wording of an issue (what GraphQL clients see). */
+function wording(i: QuerySyntaxIssue): string {
+  switch (i.kind) {
+    case 'resources-empty':
+      return 'Badly formed resources parameter: empty string; expected VCPU:2,MEMORY_MB:1024.';
+    case 'resources-form':
+      return `Badly formed resources parameter: '${i.term}'; expected VCPU:2,MEMORY_MB:1024.`;
+    case 'resources-amount':
+      return `Requested resource ${i.resourceClass} expected positive integer amount. Got: ${i.amount}.`;
+    case 'resources-amount-low':
+      return `Requested resource ${i.resourceClass} requires amount >= 1. Got: ${i.amount}.`;
+    case 'traits-any-of-unsupported':
+      return `${PREFIX}'in:' is not supported for traits here (got '${i.value}').`;
+    case 'traits-any-of-empty':
+    case 'traits-any-of-forbidden':
+      return `${PREFIX}Invalid trait list '${i.value}': 'in:' takes non-empty, non-forbidden trait names.`;
+    case 'traits-empty':
+      return `${PREFIX}Invalid trait name in '${i.value}'.`;
+    case 'traits-forbidden-unsupported':
+      return `${PREFIX}forbidden traits ('${i.value}') are not supported here.`;
+    case 'traits-conflict':
+      return `${PREFIX}Conflicting required and forbidden traits found: ${i.traits.join(', ')}`;
+    case 'member-of-several':
+      return `${PREFIX}Expected 'member_of' parameter to contain valid UUID(s). Use 'in:' for several (got '${i.value}').`;
+    case 'member-of-any-of-forbidden':
+      return `${PREFIX}Forbidden aggregates in 'in:' are not allowed; use '!in:' (got '${i.value}').`;
+    case 'member-of-uuid':
+      return `${PREFIX}Expected 'member_of' parameter to contain valid UUID(s). Got: ${i.value}`;
+    case 'member-of-forbidden-unsupported':
+      return `${PREFIX}Forbidden member_of '${i.value}' is not supported here.`;
+    case 'in-tree-uuid':
+      return `${PREFIX}Expected 'in_tree' parameter to be a format of uuid. Got: ${i.value}`;
+  }
+}
+
+/** A malformed filter term (400, placement.query.bad_value); `issue` says what is wrong. */
+export class QuerySyntaxError extends BadRequestError {
+  constructor(readonly issue: QuerySyntaxIssue) {
+    super(wording(issue), ErrorCode.QUERYPARAM_BAD_VALUE);
+  }
+}
+
+const fail = (issue: QuerySyntaxIssue): never => {
+  throw new QuerySyntaxError(issue);
+};
+
+/**
+ * The canonical dashed lower-case form of a UUID written as oslo's is_uuid_like accepts it
+ * (any case, dashes optional, `urn:`/`uuid:` prefixes and braces allowed); undefined otherwise.
+ */
+export function uuidLikeOrUndefined(v: string): string | undefined {
+  const hex = v
+    .replace(/urn:|uuid:/g, '')
+    .replace(/^[{}]+|[{}]+$/g, '')
+    .replace(/-/g, '')
+    .toLowerCase();
+  if (!/^[0-9a-f]{32}$/.test(hex)) {
+    return undefined;
+  }
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * `resources`: 'VCPU:2,MEMORY_MB:1024' -> { VCPU: 2, MEMORY_MB: 1024 } (later duplicates win).
+ * @throws QuerySyntaxError for an empty value, a malformed pair or an amount below 1.
+ */
+export function parseResourcesOrThrow(value: string): Record<string, number> {
+  if (value.trim() === '') {
+    fail({ kind: 'resources-empty' });
+  }
+  const out: Record<string, number> = {};
+  for (const term of value.split(',')) {
+    const parts = term.split(':');
+    if (parts.length !== 2) {
+      fail({ kind: 'resources-form', term });
+    }
+    const [resourceClass, raw] = parts as [string, string];
+    if (!/^[+-]?\d+$/.test(raw.trim())) {
+      fail({ kind: 'resources-amount', resourceClass, amount: raw });
+    }
+    const amount = Number(raw.trim());
+    if (amount < 1) {
+      fail({ kind: 'resources-amount-low', resourceClass, amount });
+    }
+    out[resourceClass] = amount;
+  }
+  return out;
+}
+
+/** ANDed any-of trait sets plus forbidden traits. */
+export interface TraitTerms {
+  readonly required: string[][];
+  readonly forbidden: string[];
+}
+
+/** Which trait syntax is allowed (REST: '!' from 1.22, 'in:' from 1.39). Both default to true. */
+export interface TraitSyntax {
+  readonly allowForbidden?: boolean;
+  readonly allowAnyOf?: boolean;
+}
+
+/**
+ * One `required` value: 'A,!B' (each name one set, '!' forbids) or 'in:A,B' (one any-of set).
+ * @throws QuerySyntaxError for empty names, 'in:' or '!' where not allowed, or '!' inside 'in:'.
+ */
+export function parseTraitValueOrThrow(value: string, syntax: TraitSyntax = {}): TraitTerms {
+  if (value.startsWith('in:')) {
+    if (syntax.allowAnyOf === false) {
+      fail({ kind: 'traits-any-of-unsupported', value });
+    }
+    const anyOf = [
+      ...new Set(
+        value
+          .slice(3)
+          .split(',')
+          .map((s) => s.trim()),
+      ),
+    ];
+    if (!anyOf.every((t) => t.length > 0)) {
+      fail({ kind: 'traits-any-of-empty', value });
+    }
+    if (anyOf.some((t) => t.startsWith('!'))) {
+      fail({ kind: 'traits-any-of-forbidden', value });
+    }
+    return { required: [anyOf], forbidden: [] };
+  }
+  const all = value.split(',').map((s) => s.trim());
+  const forbidden = [
+    ...new Set(all.filter((t) => t.startsWith('!')).map((t) => t.replace(/^!+/, ''))),
+  ];
+  if (![...forbidden, ...all].every((t) => t.length > 0)) {
+    fail({ kind: 'traits-empty', value, allowForbidden: syntax.allowForbidden !== false });
+  }
+  if (forbidden.length > 0 && syntax.allowForbidden === false) {
+    fail({ kind: 'traits-forbidden-unsupported', value });
+  }
+  return { required: all.filter((t) => !t.startsWith('!')).map((t) => [t]), forbidden };
+}
+
+/** ANDs several parsed `required` values. */
+export function mergeTraitTerms(parts: readonly TraitTerms[]): TraitTerms {
+  return {
+    required: parts.flatMap((p) => p.required),
+    forbidden: [...new Set(parts.flatMap((p) => p.forbidden))],
+  };
+}
+
+/**
+ * Several `required` values, ANDed, refusing a trait both required alone and forbidden.
+ * @throws QuerySyntaxError from {@link parseTraitValueOrThrow}, or 'traits-conflict'.
+ */
+export function parseTraitTermsOrThrow(
+  values: readonly string[],
+  syntax: TraitSyntax = {},
+): TraitTerms {
+  const merged = mergeTraitTerms(values.map((v) => parseTraitValueOrThrow(v, syntax)));
+  const singles = new Set(merged.required.filter((s) => s.length === 1).map((s) => s[0]!));
+  const conflict = merged.forbidden.filter((f) => singles.has(f));
+  if (conflict.length > 0) {
+    fail({ kind: 'traits-conflict', traits: conflict.sort() });
+  }
+  return merged;
+}
+
+/** One `member_of` value: an any-of set of aggregates and/or aggregates none may match. */
+export interface MemberOfValue {
+  readonly anyOf: string[];
+  readonly forbidden: string[];
+}
+
+/**
+ * One `member_of` value: 'agg', 'in:a,b', '!agg' or '!in:a,b' (canonical uuids, deduplicated).
+ * @throws QuerySyntaxError for several uuids without 'in:', '!' inside 'in:', or a bad uuid.
+ */
+export function parseMemberOfValueOrThrow(value: string): MemberOfValue {
+  const negated = value.startsWith('!');
+  const body = negated ? value.slice(1) : value;
+  const listed = body.startsWith('in:');
+  if (!listed && body.includes(',')) {
+    fail({ kind: 'member-of-several', value });
+  }
+  const uuids = (listed ? body.slice(3) : body).split(',').map((s) => s.trim());
+  const canonical = uuids.map((uuid) => {
+    if (listed && uuid.startsWith('!')) {
+      fail({ kind: 'member-of-any-of-forbidden', value, uuid });
+    }
+    return uuidLikeOrUndefined(uuid) ?? fail({ kind: 'member-of-uuid', value, uuid });
+  });
+  const set = [...new Set(canonical)];
+  return negated ? { anyOf: [], forbidden: set } : { anyOf: set, forbidden: [] };
+}
 
 /** Parsed member_of terms: ANDed any-of sets, plus aggregates none of which may match. */
 export interface MemberOf {
@@ -10,128 +228,60 @@ export interface MemberOf {
 }
 
 /**
- * Parses member_of terms: 'agg', 'in:a,b', '!agg', '!in:a,b'. Terms are ANDed.
- * @throws BadRequestError for malformed UUIDs or '!' inside 'in:'.
+ * Several `member_of` values, ANDed.
+ * @throws QuerySyntaxError from {@link parseMemberOfValueOrThrow}, or when a term forbids
+ *   aggregates and `allowForbidden` is false.
  */
-export function parseMemberOfOrThrow(terms: readonly string[], allowForbidden = true): MemberOf {
+export function parseMemberOfOrThrow(values: readonly string[], allowForbidden = true): MemberOf {
   const memberOf: string[][] = [];
-  const forbidden: string[] = [];
-  for (const raw of terms) {
-    let term = raw.trim();
-    const negated = term.startsWith('!');
-    if (negated) {
-      if (!allowForbidden) {
-        throw new BadRequestError(
-          `Invalid query string parameters: Forbidden member_of '${raw}' is not supported at this microversion.`,
-          ErrorCode.QUERYPARAM_BAD_VALUE,
-        );
-      }
-      term = term.slice(1);
+  const forbidden = new Set<string>();
+  for (const value of values) {
+    const parsed = parseMemberOfValueOrThrow(value);
+    if (parsed.anyOf.length > 0) {
+      memberOf.push(parsed.anyOf);
     }
-    let uuids: string[];
-    if (term.startsWith('in:')) {
-      const parts = term.slice(3).split(',');
-      if (parts.some((p) => p.trim().startsWith('!'))) {
-        throw new BadRequestError(
-          `Invalid query string parameters: Forbidden aggregates in 'in:' are not allowed; use '!in:' (got '${raw}').`,
-          ErrorCode.QUERYPARAM_BAD_VALUE,
-        );
-      }
-      uuids = parts.map((p) => normalizeMemberUuid(p, raw));
-    } else {
-      if (term.includes(',')) {
-        throw new BadRequestError(
-          `Invalid query string parameters: Expected 'member_of' parameter to contain valid UUID(s). Use 'in:' for several (got '${raw}').`,
-          ErrorCode.QUERYPARAM_BAD_VALUE,
-        );
-      }
-      uuids = [normalizeMemberUuid(term, raw)];
+    if (parsed.forbidden.length > 0 && !allowForbidden) {
+      fail({ kind: 'member-of-forbidden-unsupported', value });
     }
-    if (negated) {
-      forbidden.push(...uuids);
-    } else {
-      memberOf.push([...new Set(uuids)]);
+    for (const f of parsed.forbidden) {
+      forbidden.add(f);
     }
   }
-  return { memberOf, forbidden: [...new Set(forbidden)] };
-}
-
-function normalizeMemberUuid(v: string, raw: string): string {
-  try {
-    return normalizeUuidOrThrow(v.trim(), 'aggregate uuid');
-  } catch {
-    throw new BadRequestError(
-      `Invalid query string parameters: Expected 'member_of' parameter to contain valid UUID(s). Got: ${raw}`,
-      ErrorCode.QUERYPARAM_BAD_VALUE,
-    );
-  }
-}
-
-/** Parsed trait terms: ANDed any-of sets, and forbidden traits. */
-export interface TraitTerms {
-  readonly required: string[][];
-  readonly forbidden: string[];
+  return { memberOf, forbidden: [...forbidden] };
 }
 
 /**
- * Parses trait terms: 'T', '!T', 'in:T1,T2' (one entry may also hold 'A,!B' as REST's required=).
- * @throws BadRequestError for empty names or conflicting required/forbidden traits.
+ * An `in_tree` value: a provider uuid, returned as given (trimmed).
+ * @throws QuerySyntaxError 'in-tree-uuid'.
  */
-export function parseTraitTermsOrThrow(
-  terms: readonly string[],
-  opts: { allowForbidden?: boolean; allowAnyOf?: boolean } = {},
-): TraitTerms {
-  const required: string[][] = [];
-  const forbidden: string[] = [];
-  for (const raw of terms) {
-    const term = raw.trim();
-    if (term.startsWith('in:')) {
-      if (opts.allowAnyOf === false) {
-        throw new BadRequestError(
-          `Invalid query string parameters: 'in:' is not supported for traits at this microversion (got '${raw}').`,
-          ErrorCode.QUERYPARAM_BAD_VALUE,
-        );
-      }
-      const names = term
-        .slice(3)
-        .split(',')
-        .map((s) => s.trim());
-      if (names.some((n) => n === '' || n.startsWith('!'))) {
-        throw new BadRequestError(
-          `Invalid query string parameters: Invalid trait list '${raw}': 'in:' takes non-empty, non-forbidden trait names.`,
-          ErrorCode.QUERYPARAM_BAD_VALUE,
-        );
-      }
-      required.push([...new Set(names)]);
-      continue;
-    }
-    for (const part of term.split(',').map((s) => s.trim())) {
-      if (part === '' || part === '!') {
-        throw new BadRequestError(
-          `Invalid query string parameters: Invalid trait name in '${raw}'.`,
-          ErrorCode.QUERYPARAM_BAD_VALUE,
-        );
-      }
-      if (part.startsWith('!')) {
-        if (opts.allowForbidden === false) {
-          throw new BadRequestError(
-            `Invalid query string parameters: forbidden traits ('${part}') are not supported at this microversion.`,
-            ErrorCode.QUERYPARAM_BAD_VALUE,
-          );
-        }
-        forbidden.push(part.slice(1));
-      } else {
-        required.push([part]);
-      }
-    }
-  }
-  const requiredSingles = new Set(required.filter((s) => s.length === 1).map((s) => s[0]!));
-  const conflict = forbidden.filter((f) => requiredSingles.has(f));
-  if (conflict.length > 0) {
-    throw new BadRequestError(
-      `Invalid query string parameters: Conflicting required and forbidden traits found: ${conflict.sort().join(', ')}`,
-      ErrorCode.QUERYPARAM_BAD_VALUE,
-    );
-  }
-  return { required, forbidden: [...new Set(forbidden)] };
+export function parseInTreeOrThrow(value: string): string {
+  const ret = value.trim();
+  return uuidLikeOrUndefined(ret) === undefined ? fail({ kind: 'in-tree-uuid', value }) : ret;
+}
+
+/** Numbered request-group suffix (every microversion with granular groups). */
+export const NUMBERED_GROUP_SUFFIX = '[1-9][0-9]*';
+/** Any request-group suffix: numbers or, from Placement 1.33, up to 64 of [a-zA-Z0-9_-]. */
+export const STRING_GROUP_SUFFIX = '[a-zA-Z0-9_-]{1,64}';
+
+/** The parameters a request group is made of. */
+export type GroupParam = 'resources' | 'required' | 'member_of' | 'in_tree';
+
+/**
+ * Splits a query key into its group parameter and suffix ('resources_NET' -> resources, '_NET');
+ * undefined when the key is no group parameter or the suffix is not allowed.
+ */
+export function splitGroupKey(
+  key: string,
+  allowStringSuffix = true,
+): { readonly param: GroupParam; readonly suffix: string } | undefined {
+  const pat = allowStringSuffix ? STRING_GROUP_SUFFIX : NUMBERED_GROUP_SUFFIX;
+  const m = new RegExp(`^(resources|required|member_of|in_tree)(${pat})?$`).exec(key);
+  return m ? { param: m[1] as GroupParam, suffix: m[2] ?? '' } : undefined;
+}
+
+/** True when `suffix` names a request group ('' is the unsuffixed group). */
+export function isGroupSuffix(suffix: string, allowStringSuffix = true): boolean {
+  const pat = allowStringSuffix ? STRING_GROUP_SUFFIX : NUMBERED_GROUP_SUFFIX;
+  return suffix === '' || new RegExp(`^(${pat})$`).test(suffix);
 }

@@ -4,6 +4,7 @@
 
 import type { CandidateRequest, RequestGroup } from '../placement/allocation-candidates/request';
 import { ErrorCode } from '../placement/errors';
+import { splitGroupKey } from '../placement/query-syntax';
 import { badRequest } from './http-error';
 import type { Microversion } from './microversion';
 import {
@@ -14,7 +15,6 @@ import {
   traitParamsOrThrow,
 } from './qs-parsers';
 import type { QueryParams } from './query-params';
-import { GROUP_PAT, GROUP_PAT_1_33 } from './schemas/common';
 
 type MutableGroup = {
   suffix: string;
@@ -28,15 +28,13 @@ type MutableGroup = {
 
 /** Groups keyed by suffix in first-appearance order (lib.RequestGroup._parse_request_items). */
 function parseGroupsOrThrow(q: QueryParams, v: Microversion): MutableGroup[] {
-  const pat = v.matches('1.33') ? GROUP_PAT_1_33 : GROUP_PAT;
-  const keyRe = new RegExp(`^(resources|required|member_of|in_tree)(${pat})?$`);
   const bySuffix = new Map<string, MutableGroup>();
   for (const [key, val] of q.items()) {
-    const m = keyRe.exec(key);
+    const m = splitGroupKey(key, v.matches('1.33'));
     if (!m) {
       continue;
     }
-    const [, prefix, suffix = ''] = m;
+    const { param: prefix, suffix } = m;
     let g = bySuffix.get(suffix);
     if (!g) {
       g = {

@@ -1,22 +1,22 @@
-// Parsers of Placement's query-string mini-languages with their 400 messages: resources,
-// required (! and in:), member_of (in:, !, !in:), in_tree (upstream: placement/util.py
-// normalize_*_qs_param(s)).
+// The query-string mini-languages on the REST facade: the domain parsers of
+// src/placement/query-syntax.ts behind Placement's microversion gates, with their structured
+// issues worded as Placement's 400 messages (upstream: placement/util.py normalize_*_qs_param(s)).
+import {
+  mergeTraitTerms,
+  parseInTreeOrThrow as parseInTree,
+  parseMemberOfOrThrow as parseMemberOf,
+  parseResourcesOrThrow as parseResources,
+  parseTraitValueOrThrow,
+  QuerySyntaxError,
+  type QuerySyntaxIssue,
+  type TraitTerms,
+} from '../placement/query-syntax';
 import { badRequest } from './http-error';
-import { isUuidLike } from './json-schema';
 import type { Microversion } from './microversion';
 import type { QueryParams } from './query-params';
 
 /** ANDed any-of trait sets plus forbidden traits (util.normalize_traits_qs_param's result). */
-export interface ParsedTraits {
-  readonly required: string[][];
-  readonly forbidden: string[];
-}
-
-/** One member_of value: an any-of set and/or forbidden aggregates. */
-export interface MemberOfTerm {
-  readonly required: string[];
-  readonly forbidden: string[];
-}
+export type ParsedTraits = TraitTerms;
 
 /** ANDed any-of aggregate sets plus forbidden aggregates. */
 export interface ParsedMemberOf {
@@ -24,13 +24,65 @@ export interface ParsedMemberOf {
   readonly forbidden: string[];
 }
 
+const INVALID = 'Invalid query string parameters: ';
 const RESOURCES_FORM =
   'Badly formed resources parameter. Expected resources query string parameter in form: ' +
   '?resources=VCPU:2,MEMORY_MB:1024.';
+const IN_FORM = "The format 'in:HW_CPU_X86_VMX,CUSTOM_MAGIC'";
+const REQUIRED_FORM = "Expected 'required' parameter value of the form:";
 
-function pyIntOrUndefined(s: string): number | undefined {
-  const t = s.trim();
-  return /^[+-]?\d+$/.test(t) ? Number(t) : undefined;
+/**
+ * Placement's message for a query syntax issue; `suffix` is the request group's.
+ */
+export function placementMessage(i: QuerySyntaxIssue, suffix = ''): string {
+  switch (i.kind) {
+    case 'resources-empty':
+      return `${RESOURCES_FORM} Got: empty string.`;
+    case 'resources-form':
+      return `${RESOURCES_FORM} Got: ${i.term}.`;
+    case 'resources-amount':
+      return `Requested resource ${i.resourceClass} expected positive integer amount. Got: ${i.amount}.`;
+    case 'resources-amount-low':
+      return `Requested resource ${i.resourceClass} requires amount >= 1. Got: ${i.amount}.`;
+    case 'traits-any-of-unsupported':
+      return `${INVALID}${IN_FORM} only supported since microversion 1.39. Got: ${i.value}`;
+    case 'traits-any-of-empty':
+      return `${INVALID}${REQUIRED_FORM} in:HW_CPU_X86_VMX,CUSTOM_MAGIC. Got an empty trait in: ${i.value}`;
+    case 'traits-any-of-forbidden':
+      return `${INVALID}${IN_FORM} does not support forbidden traits. Got: ${i.value}`;
+    case 'traits-empty': {
+      const form = i.allowForbidden
+        ? 'HW_CPU_X86_VMX,!CUSTOM_MAGIC'
+        : 'HW_CPU_X86_VMX,CUSTOM_MAGIC';
+      return `${INVALID}${REQUIRED_FORM} ${form}. Got an empty trait in: ${i.value}`;
+    }
+    case 'traits-forbidden-unsupported':
+      return `${INVALID}${REQUIRED_FORM} HW_CPU_X86_VMX,CUSTOM_MAGIC. Got: ${i.value}`;
+    case 'traits-conflict':
+      return `Conflicting required and forbidden traits found in the following traits keys: required${suffix}: (${i.traits.join(', ')})`;
+    case 'member-of-several':
+      return (
+        "Multiple values for 'member_of' must be prefixed with the 'in:' or '!in:' keyword " +
+        `using the valid microversion. Got: ${i.value}`
+      );
+    case 'member-of-any-of-forbidden':
+    case 'member-of-uuid':
+      // Placement has no rule for '!' inside 'in:': '!uuid' simply is no valid uuid there.
+      return `${INVALID}Expected 'member_of' parameter to contain valid UUID(s). Got: ${i.uuid}`;
+    case 'member-of-forbidden-unsupported':
+      return `Forbidden member_of${suffix} parameters are not supported in the specified microversion`;
+    case 'in-tree-uuid':
+      return `${INVALID}Expected 'in_tree' parameter to be a format of uuid. Got: ${i.value}`;
+  }
+}
+
+/** Runs a domain parser, turning its QuerySyntaxError into Placement's 400. */
+function placementOrThrow<T>(fn: () => T, suffix = ''): T {
+  try {
+    return fn();
+  } catch (e) {
+    throw e instanceof QuerySyntaxError ? badRequest(placementMessage(e.issue, suffix)) : e;
+  }
 }
 
 /**
@@ -38,26 +90,7 @@ function pyIntOrUndefined(s: string): number | undefined {
  * @throws HttpError 400 with Placement's messages for empty, malformed or non-positive amounts.
  */
 export function parseResourcesOrThrow(qs: string): Record<string, number> {
-  if (qs.trim() === '') {
-    throw badRequest(`${RESOURCES_FORM} Got: empty string.`);
-  }
-  const out: Record<string, number> = {};
-  for (const rt of qs.split(',')) {
-    const parts = rt.split(':');
-    if (parts.length !== 2) {
-      throw badRequest(`${RESOURCES_FORM} Got: ${rt}.`);
-    }
-    const [rc, raw] = parts as [string, string];
-    const amount = pyIntOrUndefined(raw);
-    if (amount === undefined) {
-      throw badRequest(`Requested resource ${rc} expected positive integer amount. Got: ${raw}.`);
-    }
-    if (amount < 1) {
-      throw badRequest(`Requested resource ${rc} requires amount >= 1. Got: ${amount}.`);
-    }
-    out[rc] = amount;
-  }
-  return out;
+  return placementOrThrow(() => parseResources(qs));
 }
 
 /**
@@ -69,53 +102,7 @@ export function parseTraitsOrThrow(
   allowForbidden: boolean,
   allowAnyOf: boolean,
 ): ParsedTraits {
-  if (val.startsWith('in:')) {
-    if (!allowAnyOf) {
-      throw badRequest(
-        "Invalid query string parameters: The format 'in:HW_CPU_X86_VMX,CUSTOM_MAGIC' only " +
-          `supported since microversion 1.39. Got: ${val}`,
-      );
-    }
-    const anyOf = [
-      ...new Set(
-        val
-          .slice(3)
-          .split(',')
-          .map((s) => s.trim()),
-      ),
-    ];
-    if (!anyOf.every((t) => t.length > 0)) {
-      throw badRequest(
-        "Invalid query string parameters: Expected 'required' parameter value of the form: " +
-          `in:HW_CPU_X86_VMX,CUSTOM_MAGIC. Got an empty trait in: ${val}`,
-      );
-    }
-    if (anyOf.some((t) => t.startsWith('!'))) {
-      throw badRequest(
-        "Invalid query string parameters: The format 'in:HW_CPU_X86_VMX,CUSTOM_MAGIC' does not " +
-          `support forbidden traits. Got: ${val}`,
-      );
-    }
-    return { required: [anyOf], forbidden: [] };
-  }
-  const all = val.split(',').map((s) => s.trim());
-  const forbidden = [
-    ...new Set(all.filter((t) => t.startsWith('!')).map((t) => t.replace(/^!+/, ''))),
-  ];
-  if (![...forbidden, ...all].every((t) => t.length > 0)) {
-    const form = allowForbidden ? 'HW_CPU_X86_VMX,!CUSTOM_MAGIC' : 'HW_CPU_X86_VMX,CUSTOM_MAGIC';
-    throw badRequest(
-      "Invalid query string parameters: Expected 'required' parameter value of the form: " +
-        `${form}. Got an empty trait in: ${val}`,
-    );
-  }
-  if (forbidden.length > 0 && !allowForbidden) {
-    throw badRequest(
-      "Invalid query string parameters: Expected 'required' parameter value of the form: " +
-        `HW_CPU_X86_VMX,CUSTOM_MAGIC. Got: ${val}`,
-    );
-  }
-  return { required: all.filter((t) => !t.startsWith('!')).map((t) => [t]), forbidden };
+  return placementOrThrow(() => parseTraitValueOrThrow(val, { allowForbidden, allowAnyOf }));
 }
 
 /**
@@ -129,49 +116,7 @@ export function traitParamsOrThrow(q: QueryParams, v: Microversion, suffix = '')
   if (!allowAnyOf) {
     values = values.slice(-1);
   }
-  const required: string[][] = [];
-  const forbidden = new Set<string>();
-  for (const value of values) {
-    const parsed = parseTraitsOrThrow(value, allowForbidden, allowAnyOf);
-    required.push(...parsed.required);
-    for (const f of parsed.forbidden) {
-      forbidden.add(f);
-    }
-  }
-  return { required, forbidden: [...forbidden] };
-}
-
-/**
- * One member_of value: 'uuid', '!uuid', 'in:a,b' or '!in:a,b'.
- * @throws HttpError 400 for several uuids without in:, or malformed uuids.
- */
-export function parseMemberOfOrThrow(value: string): MemberOfTerm {
-  if (value.includes(',') && !(value.startsWith('in:') || value.startsWith('!in:'))) {
-    throw badRequest(
-      "Multiple values for 'member_of' must be prefixed with the 'in:' or '!in:' keyword " +
-        `using the valid microversion. Got: ${value}`,
-    );
-  }
-  let required: string[] = [];
-  let forbidden: string[] = [];
-  if (value.startsWith('!in:')) {
-    forbidden = value.slice(4).split(',');
-  } else if (value.startsWith('!')) {
-    forbidden = [value.slice(1)];
-  } else if (value.startsWith('in:')) {
-    required = value.slice(3).split(',');
-  } else {
-    required = [value];
-  }
-  for (const agg of [...required, ...forbidden]) {
-    if (!isUuidLike(agg)) {
-      throw badRequest(
-        "Invalid query string parameters: Expected 'member_of' parameter to contain valid " +
-          `UUID(s). Got: ${agg}`,
-      );
-    }
-  }
-  return { required: [...new Set(required)], forbidden: [...new Set(forbidden)] };
+  return mergeTraitTerms(values.map((val) => parseTraitsOrThrow(val, allowForbidden, allowAnyOf)));
 }
 
 /**
@@ -187,25 +132,8 @@ export function memberOfParamsOrThrow(
   if (!v.matches('1.24') && values.length > 1) {
     throw badRequest(`Multiple member_of${suffix} parameters are not supported`);
   }
-  const required: string[][] = [];
-  const forbidden = new Set<string>();
-  for (const value of values) {
-    const parsed = parseMemberOfOrThrow(value);
-    if (parsed.required.length > 0) {
-      required.push(parsed.required);
-    }
-    if (parsed.forbidden.length > 0) {
-      if (!v.matches('1.32')) {
-        throw badRequest(
-          `Forbidden member_of${suffix} parameters are not supported in the specified microversion`,
-        );
-      }
-      for (const f of parsed.forbidden) {
-        forbidden.add(f);
-      }
-    }
-  }
-  return { required, forbidden: [...forbidden] };
+  const parsed = placementOrThrow(() => parseMemberOf(values, v.matches('1.32')), suffix);
+  return { required: parsed.memberOf, forbidden: parsed.forbidden };
 }
 
 /**
@@ -213,12 +141,5 @@ export function memberOfParamsOrThrow(
  * @throws HttpError 400 "Expected 'in_tree' parameter to be a format of uuid".
  */
 export function parseInTreeOrThrow(value: string): string {
-  const ret = value.trim();
-  if (!isUuidLike(ret)) {
-    throw badRequest(
-      "Invalid query string parameters: Expected 'in_tree' parameter to be a format of uuid. " +
-        `Got: ${value}`,
-    );
-  }
-  return ret;
+  return placementOrThrow(() => parseInTree(value));
 }

@@ -1,5 +1,6 @@
 // Patterns shared by the request schemas (upstream: placement/schemas/common.py).
 
+import { NUMBERED_GROUP_SUFFIX, STRING_GROUP_SUFFIX } from '../../placement/query-syntax';
 /** A resource provider / consumer / aggregate uuid key (loose: 36 hex digits or dashes). */
 export const UUID_PATTERN = '^[0-9a-fA-F-]{36}$';
 /** A resource class or trait name. */
@@ -13,9 +14,9 @@ export const CONSUMER_TYPE_PATTERN = RC_PATTERN;
 /** A consumer type as GET /usages accepts it. */
 export const CONSUMER_TYPE_GET_PATTERN = `${CONSUMER_TYPE_PATTERN}|^all|^unknown$`;
 /** Request group suffix before 1.33 (numbers). */
-export const GROUP_PAT = '[1-9][0-9]*';
+export const GROUP_PAT = NUMBERED_GROUP_SUFFIX;
 /** Request group suffix from 1.33 on. */
-export const GROUP_PAT_1_33 = '[a-zA-Z0-9_-]{1,64}';
+export const GROUP_PAT_1_33 = STRING_GROUP_SUFFIX;
 /** Largest 32-bit column value (placement.db.constants.MAX_INT). */
 export const MAX_INT = 2147483647;
 /** Largest single-precision float (placement.db.constants.SQL_SP_FLOAT_MAX). */

@@ -3,7 +3,6 @@ import { parseVersionOrThrow } from '../../../src/rest/microversion';
 import {
   memberOfParamsOrThrow,
   parseInTreeOrThrow,
-  parseMemberOfOrThrow,
   parseResourcesOrThrow,
   parseTraitsOrThrow,
   traitParamsOrThrow,
@@ -102,24 +101,27 @@ describe('traitParamsOrThrow', () => {
   });
 });
 
-describe('parseMemberOfOrThrow', () => {
+describe('member_of values', () => {
+  const one = (val: string) =>
+    memberOfParamsOrThrow(new QueryParams(`member_of=${encodeURIComponent(val)}`), v('1.39'));
+
   it.each([
-    { val: A, want: { required: [A], forbidden: [] } },
-    { val: `in:${A},${B}`, want: { required: [A, B], forbidden: [] } },
+    { val: A, want: { required: [[A]], forbidden: [] } },
+    { val: `in:${A},${B}`, want: { required: [[A, B]], forbidden: [] } },
     { val: `!${A}`, want: { required: [], forbidden: [A] } },
     { val: `!in:${A},${B}`, want: { required: [], forbidden: [A, B] } },
   ])('parses $val', ({ val, want }) => {
-    expect(parseMemberOfOrThrow(val)).toEqual(want);
+    expect(one(val)).toEqual(want);
   });
 
-  it('rejects ! inside in: as an invalid uuid', () => {
-    expect(() => parseMemberOfOrThrow(`in:${A},!${B}`)).toThrow(
-      "Expected 'member_of' parameter to contain valid UUID(s).",
+  it('rejects ! inside in: as an invalid uuid, naming it', () => {
+    expect(() => one(`in:${A},!${B}`)).toThrow(
+      `Expected 'member_of' parameter to contain valid UUID(s). Got: !${B}`,
     );
   });
 
   it('rejects several uuids without in:', () => {
-    expect(() => parseMemberOfOrThrow(`${A},${B}`)).toThrow(
+    expect(() => one(`${A},${B}`)).toThrow(
       "Multiple values for 'member_of' must be prefixed with the 'in:' or '!in:' keyword",
     );
   });

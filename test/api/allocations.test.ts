@@ -142,10 +142,15 @@ describe('allocations.yaml', () => {
     await expectNoConsumer(c.consumerUuid);
     const usages = await gql(
       t.app,
-      'query U($u: ID!) { resourceProvider(uuid: $u) { usages { resourceClass used } } }',
+      'query U($u: ID!) { resourceProvider(uuid: $u) { generation usages { resourceClass used } } }',
       { u: rp.uuid },
     );
-    expect(usages.data.resourceProvider.usages).toEqual([{ resourceClass: 'DISK_GB', used: 0 }]);
+    // The allocation write bumped the provider once; deleting the allocations bumps nothing
+    // (upstream allocations.yaml "check usages").
+    expect(usages.data.resourceProvider).toEqual({
+      generation: rp.generation + 1,
+      usages: [{ resourceClass: 'DISK_GB', used: 0 }],
+    });
   });
 
   it('delete allocation again', async () => {

@@ -192,10 +192,12 @@ describe('resource-provider.yaml', () => {
   it('fail trying to self-parent', async () => {
     const uuid = randomUUID();
     const r = await gql(t.app, CREATE, { input: { name: 'child', uuid, parentUuid: uuid } });
-    expect(firstError(r)).toMatchObject({
+    expect(firstError(r)).toEqual({
+      code: 'placement.undefined_code',
       status: 400,
-      message: expect.stringContaining(`Unable to create resource provider "child", ${uuid}:`),
+      message: `Unable to create resource provider "child", ${uuid}: parent provider UUID cannot be same as UUID. Please choose a different parent provider UUID.`,
     });
+    expect((await gql(t.app, GET, { uuid })).data.resourceProvider).toBeNull();
   });
 
   it('un-parent provider', async () => {

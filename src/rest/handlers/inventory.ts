@@ -165,7 +165,7 @@ export async function setInventories(req: RestRequest, svc: Services): Promise<R
     () => svc.inventories.setAll(rp.uuid, rp.generation, inputs, writeOptions(req)),
     {
       400: (e) =>
-        /^(Unknown|No such) resource class/.test(e.message)
+        /^No such resource class/.test(e.message)
           ? badRequest(
               `Unknown resource class in inventory for resource provider ${rp.uuid}: ${e.message}`,
             )

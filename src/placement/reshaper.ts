@@ -75,6 +75,8 @@ export class ReshaperService {
         generation: inv.generation,
         rootProviderId: 0,
       });
+      // Step 2 (the allocations) is setIn itself; step 1 runs in its beforeInsert hook, once
+      // every provider involved is locked and the old allocations are gone.
       await this.allocations.setIn(
         em,
         allocs,

@@ -65,7 +65,7 @@ export class Stats {
       this.codes.set(key, (this.codes.get(key) ?? 0) + 1);
     }
     const unclean = r.outcome !== 'ok' && r.outcome !== 'rejected';
-    if (unclean && !this.inFaultWindow(r.sentAt)) {
+    if (unclean && !this.inFaultWindow(r.sentAt, r.sentAt + r.ms)) {
       this.outsideFaults++;
     }
     if (unclean && this.samples.length < 20) {
@@ -75,9 +75,9 @@ export class Stats {
     }
   }
 
-  /** True when `t` falls in a fault window (with 1 s of slack on either side). */
-  inFaultWindow(t: number): boolean {
-    return this.windows.some((w) => t >= w.from - 1000 && t <= (w.to || Date.now()) + 1000);
+  /** True when the request span [from, to] (ms) overlaps a fault window (with 1 s of slack). */
+  inFaultWindow(from: number, to: number): boolean {
+    return this.windows.some((w) => to >= w.from - 1000 && from <= (w.to || Date.now()) + 1000);
   }
 
   /** Total requests sent. */

@@ -33,6 +33,8 @@ export interface SoakReport {
   readonly pluginFailuresIsolated: number;
   readonly ops: Record<string, { requests: number; ok: number }>;
   readonly errorCodes: Record<string, number>;
+  /** Unclean outcomes by the fault window they fell in ('none' = outside every window). */
+  readonly uncleanByFaultWindow: Record<string, Record<string, number>>;
   readonly invariants: InvariantReport;
   readonly shutdown: ShutdownEvidence;
   readonly faults: FaultResult[];
@@ -109,6 +111,10 @@ export function buildReport(
     pluginFailuresIsolated: stats.pluginFailures,
     ops: Object.fromEntries(stats.ops),
     errorCodes: Object.fromEntries([...stats.codes].sort((a, b) => b[1] - a[1])),
+    uncleanByFaultWindow: Object.fromEntries(stats.byWindow) as Record<
+      string,
+      Record<string, number>
+    >,
     invariants: inv,
     shutdown,
     faults,
@@ -149,11 +155,19 @@ export function printReport(r: SoakReport, log: (l: string) => void): void {
     ['unclean answers outside fault windows', String(r.uncleanOutsideFaultWindows)],
     ['isolated plugin failures', String(r.pluginFailuresIsolated)],
     [
-      'SIGTERM: in-flight cut / new refused / answered while stopping',
-      `${r.shutdown.inFlightBroken} / ${r.shutdown.newRequestsRefused} / ${r.shutdown.answeredWhileStopping}`,
+      'SIGTERM: in-flight completed / cut; new refused / answered',
+      `${r.shutdown.inFlightCompleted} / ${r.shutdown.inFlightBroken}; ${r.shutdown.newRequestsRefused} / ${r.shutdown.answeredWhileStopping}`,
     ],
     ['recovery after pg-restart', r.recoveryMs === null ? 'n/a' : `${r.recoveryMs} ms`],
   ];
+  for (const [w, counts] of Object.entries(r.uncleanByFaultWindow)) {
+    rows.push([
+      `unclean answers during ${w === 'none' ? 'no fault' : w}`,
+      Object.entries(counts)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' '),
+    ]);
+  }
   for (const f of r.faults) {
     rows.push([
       `fault ${f.fault}`,

@@ -16,6 +16,8 @@ export interface Target {
 export interface ShutdownEvidence {
   /** Requests sent before SIGTERM that got no answer (must be 0). */
   inFlightBroken: number;
+  /** Requests sent before SIGTERM and answered after it (the in-flight work that completed). */
+  inFlightCompleted: number;
   /** Requests sent after SIGTERM and refused or cut (new requests: allowed, rerouted). */
   newRequestsRefused: number;
   /** Requests sent after SIGTERM to the stopping replica that still got an answer. */
@@ -26,6 +28,7 @@ export interface ShutdownEvidence {
 export class Router {
   readonly shutdown: ShutdownEvidence = {
     inFlightBroken: 0,
+    inFlightCompleted: 0,
     newRequestsRefused: 0,
     answeredWhileStopping: 0,
   };
@@ -54,6 +57,8 @@ export class Router {
         this.shutdown.newRequestsRefused++;
       } else if (r.sentAt >= t.sigtermAt) {
         this.shutdown.answeredWhileStopping++;
+      } else if (r.sentAt + r.ms >= t.sigtermAt) {
+        this.shutdown.inFlightCompleted++;
       }
     }
     if (broken) {

@@ -35,6 +35,8 @@ export class Stats {
   readonly windows: FaultWindow[] = [];
   /** Unclean outcomes (retryable/network/timeout) of requests sent outside every fault window. */
   outsideFaults = 0;
+  /** Non-ok outcomes by the fault window they overlap ('none' outside every window). */
+  readonly byWindow = new Map<string, Partial<Record<Outcome, number>>>();
   /** Examples of unclean answers, for the log. */
   readonly samples: string[] = [];
   claimAttempts = 0;
@@ -65,6 +67,12 @@ export class Stats {
       this.codes.set(key, (this.codes.get(key) ?? 0) + 1);
     }
     const unclean = r.outcome !== 'ok' && r.outcome !== 'rejected';
+    if (unclean) {
+      const w = this.windowOf(r.sentAt, r.sentAt + r.ms) ?? 'none';
+      const counts = this.byWindow.get(w) ?? {};
+      counts[r.outcome] = (counts[r.outcome] ?? 0) + 1;
+      this.byWindow.set(w, counts);
+    }
     if (unclean && !this.inFaultWindow(r.sentAt, r.sentAt + r.ms)) {
       this.outsideFaults++;
     }
@@ -77,7 +85,13 @@ export class Stats {
 
   /** True when the request span [from, to] (ms) overlaps a fault window (with 1 s of slack). */
   inFaultWindow(from: number, to: number): boolean {
-    return this.windows.some((w) => to >= w.from - 1000 && from <= (w.to || Date.now()) + 1000);
+    return this.windowOf(from, to) !== undefined;
+  }
+
+  /** The fault whose window the request span [from, to] (ms) overlaps (with 1 s of slack). */
+  windowOf(from: number, to: number): string | undefined {
+    return this.windows.find((w) => to >= w.from - 1000 && from <= (w.to || Date.now()) + 1000)
+      ?.fault;
   }
 
   /** Total requests sent. */

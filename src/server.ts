@@ -1,11 +1,6 @@
 // Binds the app to a port and shuts down gracefully on SIGTERM/SIGINT: stop accepting, finish
 // in-flight requests (bounded by BERTH_SHUTDOWN_TIMEOUT_MS), then close pools.
-import {
-  createServer,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type App, createApp } from './app';
 import type { Config } from './config';

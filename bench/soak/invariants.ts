@@ -15,8 +15,10 @@ export interface InvariantReport {
   readonly generationErrors: number;
   /** Consumers with no allocations left behind (Placement deletes them). */
   readonly orphanConsumers: number;
-  /** Consumers the clients could not settle (an answer was lost) — allowed, any allowed state. */
+  /** Consumers with a write whose answer was lost (retryable / network / timeout). */
   readonly inDoubtConsumers: number;
+  /** Of those, consumers never settled by a later answer (their database state must be one of the allowed ones). */
+  readonly inDoubtUnsettled: number;
   /** Consumers holding allocations at the end. */
   readonly consumersHolding: number;
   /** Examples for the log. */
@@ -63,10 +65,14 @@ export async function checkInvariants(url: string, ledger: Ledger): Promise<Inva
     let lost = 0;
     let phantom = 0;
     let inDoubt = 0;
+    let unsettled = 0;
     for (const e of ledger.consumers.values()) {
       const h: Holding | null = actual.get(e.uuid) ?? null;
-      if (e.possible.length > 1) {
+      if (e.everInDoubt) {
         inDoubt++;
+      }
+      if (e.possible.length > 1) {
+        unsettled++;
       }
       if (ledger.allows(e, h)) {
         continue;
@@ -120,6 +126,7 @@ export async function checkInvariants(url: string, ledger: Ledger): Promise<Inva
       generationErrors,
       orphanConsumers: orphans,
       inDoubtConsumers: inDoubt,
+      inDoubtUnsettled: unsettled,
       consumersHolding: actual.size,
       examples,
     };

@@ -15,6 +15,8 @@ export interface ConsumerEntry {
   readonly uuid: string;
   /** Database states the answers allow; null = no allocations (consumer absent). */
   possible: (Holding | null)[];
+  /** True once any write to it went unanswered (retryable, network error, timeout). */
+  everInDoubt: boolean;
   /** Acknowledged writes (claims, resizes) to this consumer. */
   ackWrites: number;
   /** Generation from the last acknowledged GraphQL write, while no later write is in doubt. */
@@ -45,7 +47,7 @@ export class Ledger {
 
   /** A new consumer before its first write (absent). */
   create(uuid: string, via: ConsumerEntry['via']): ConsumerEntry {
-    const e: ConsumerEntry = { uuid, possible: [null], ackWrites: 0, via };
+    const e: ConsumerEntry = { uuid, possible: [null], everInDoubt: false, ackWrites: 0, via };
     this.consumers.set(uuid, e);
     return e;
   }
@@ -61,6 +63,7 @@ export class Ledger {
 
   /** The write of `h` may or may not have happened. */
   inDoubt(e: ConsumerEntry, h: Holding | null): void {
+    e.everInDoubt = true;
     if (!e.possible.some((p) => holdingKey(p) === holdingKey(h))) {
       e.possible.push(h);
     }

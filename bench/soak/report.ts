@@ -144,7 +144,10 @@ export function printReport(r: SoakReport, log: (l: string) => void): void {
     ['phantom allocations', String(r.invariants.phantomAllocations)],
     ['generation errors', String(r.invariants.generationErrors)],
     ['orphan consumers', String(r.invariants.orphanConsumers)],
-    ['in-doubt consumers (settled)', String(r.invariants.inDoubtConsumers)],
+    [
+      'consumers with an unanswered write (unsettled)',
+      `${r.invariants.inDoubtConsumers} (${r.invariants.inDoubtUnsettled})`,
+    ],
     ['5xx (non-503)', String(r.http5xx)],
     ['masked internal errors', String(r.unexpectedErrors)],
     ['retryable errors (503 / berth.unavailable)', String(r.retryableErrors)],

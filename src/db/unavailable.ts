@@ -32,6 +32,12 @@ const PG_MESSAGES = [
   /^Cannot use a pool after calling end/,
 ];
 
+/**
+ * TypeORM errors that follow a lost connection: its query runner releases itself when the pg
+ * client emits 'error', so the next query of the same transaction throws this instead.
+ */
+const TYPEORM_AFTER_LOST_CONNECTION = new Set(['QueryRunnerProviderAlreadyReleasedError']);
+
 /** True when `err` (or the driver error a TypeORM error wraps) means the database is unreachable. */
 export function isDatabaseUnavailableError(err: unknown): boolean {
   for (let e = err, depth = 0; e && typeof e === 'object' && depth < 3; depth++) {
@@ -40,6 +46,9 @@ export function isDatabaseUnavailableError(err: unknown): boolean {
       if (UNAVAILABLE_SQLSTATES.has(code) || code.startsWith('08') || SOCKET_CODES.has(code)) {
         return true;
       }
+    }
+    if (TYPEORM_AFTER_LOST_CONNECTION.has((e as { name?: unknown }).name as string)) {
+      return true;
     }
     const message = (e as { message?: unknown }).message;
     if (typeof message === 'string' && PG_MESSAGES.some((re) => re.test(message))) {

@@ -1,5 +1,5 @@
 // Which errors mean "database unreachable, retry" (src/db/unavailable.ts).
-import { QueryFailedError } from 'typeorm';
+import { QueryFailedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
 import { isDatabaseUnavailableError } from '../../../src/db/unavailable';
 
 const pgError = (message: string, code?: string) => Object.assign(new Error(message), { code });
@@ -44,6 +44,11 @@ describe('isDatabaseUnavailableError', () => {
     {
       name: 'TypeORM wrapping a lost connection',
       err: new QueryFailedError('SELECT 1', [], new Error('Connection terminated unexpectedly')),
+      want: true,
+    },
+    {
+      name: 'TypeORM query runner released by a lost connection mid-transaction',
+      err: new QueryRunnerProviderAlreadyReleasedError(),
       want: true,
     },
     {

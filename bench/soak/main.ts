@@ -3,6 +3,7 @@
 // Redis crash, SIGTERM of a replica, failing plugins), then invariants checked from the database
 // and a summary table (stdout + dist/soak-report.json). Loopback only; bounded in time/requests.
 import 'reflect-metadata';
+import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DEFAULT_FILTERS } from '../../src/config';
 import { createDataSource } from '../../src/db/data-source';
@@ -90,6 +91,7 @@ async function main(): Promise<number> {
   log(`seeded ${hosts.length} hosts in ${url}; Redis ${redisUrl ?? 'none (in-process cache)'}`);
 
   const logDir = resolve('dist/soak-logs');
+  rmSync(logDir, { recursive: true, force: true });
   const replicaEnv: Record<string, string> = {
     DATABASE_URL: url,
     ...(redisUrl ? { REDIS_URL: redisUrl } : {}),

@@ -56,7 +56,11 @@ export async function ensurePgCluster(
   const dir = `/etc/postgresql/${version}/${name}`;
   if (!existsSync(dir)) {
     log(`creating dedicated PostgreSQL cluster ${version}/${name} on port ${port}`);
-    sh('pg_createcluster', [version, name, '--port', String(port)]);
+    try {
+      sh('pg_createcluster', [version, name, '--port', String(port)]);
+    } catch (err) {
+      return { unavailable: `pg_createcluster failed: ${(err as Error).message.split('\n')[0]}` };
+    }
     const hba = `${dir}/pg_hba.conf`;
     const rules = readFileSync(hba, 'utf8').replace(
       /^(host\s+all\s+all\s+(127\.0\.0\.1\/32|::1\/128)\s+)\S+/gm,

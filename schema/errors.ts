@@ -1,11 +1,16 @@
 // The one error boundary: domain PlacementError -> GraphQLError with extensions.code; everything
 // else is masked as "Unexpected error." (stack traces never reach clients).
 import { GraphQLError } from 'graphql';
-import { isPlacementError } from '../src/placement/errors';
+import { DATABASE_UNAVAILABLE, isDatabaseUnavailableError } from '../src/db/unavailable';
+import { isPlacementError, UnavailableError } from '../src/placement/errors';
 
 /** yoga `maskedErrors.maskError`: keeps domain errors, masks the rest. */
 export function maskError(error: unknown, message: string): Error {
-  const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+  const raw = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+  // A database restart or lost connection is a retryable berth.unavailable, not an internal error.
+  const original = isDatabaseUnavailableError(raw)
+    ? new UnavailableError(DATABASE_UNAVAILABLE)
+    : raw;
   if (isPlacementError(original)) {
     return new GraphQLError(original.message, {
       nodes: error instanceof GraphQLError ? error.nodes : undefined,

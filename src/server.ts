@@ -1,6 +1,6 @@
 // Binds the app to a port and shuts down gracefully on SIGTERM/SIGINT: stop accepting, finish
 // in-flight requests (bounded by BERTH_SHUTDOWN_TIMEOUT_MS), then close pools.
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type App, createApp } from './app';
 import type { Config } from './config';
@@ -15,30 +15,88 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** Creates the app and listens on config.host:config.port. */
-export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
-  const app = await createApp(config, log);
-  const server = createServer((req, res) => app.handle(req, res));
+/** A bound HTTP listener that can drain. */
+export interface Listener {
+  readonly server: Server;
+  readonly url: string;
+  /**
+   * Stops accepting connections, lets in-flight requests finish (each answered with
+   * `connection: close`), closes keep-alive connections as soon as they are idle, and resolves
+   * once every connection is closed — or cuts the rest after `shutdownTimeoutMs`.
+   */
+  drain(): Promise<void>;
+}
+
+/** Options of {@link listen}. */
+export interface ListenOptions {
+  readonly port: number;
+  readonly host: string;
+  /** Upper bound of {@link Listener.drain}, in milliseconds. */
+  readonly shutdownTimeoutMs: number;
+}
+
+/** Listens on host:port with `handle`, tracking in-flight requests for a graceful drain. */
+export async function listen(
+  handle: (req: IncomingMessage, res: ServerResponse) => void,
+  opts: ListenOptions,
+): Promise<Listener> {
+  const inFlight = new Set<ServerResponse>();
+  let draining = false;
+  const server = createServer((req, res) => {
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
+    if (draining) {
+      // A request that arrived on an open keep-alive connection while draining: answer it, then
+      // close the connection so that the client sends its next request to another replica.
+      res.setHeader('connection', 'close');
+    }
+    handle(req, res);
+  });
   server.keepAliveTimeout = 65000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
+    server.listen(opts.port, opts.host, () => resolve());
   });
   const addr = server.address() as AddressInfo;
   const url = `http://${addr.address === '::' ? 'localhost' : addr.address}:${addr.port}`;
+  return {
+    server,
+    url,
+    async drain() {
+      draining = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      // Requests in flight now: their connections close once answered, instead of idling as
+      // keep-alive (and taking new requests) until the timeout cuts them mid-request.
+      for (const res of inFlight) {
+        if (!res.headersSent) {
+          res.setHeader('connection', 'close');
+        }
+      }
+      const timer = setTimeout(() => server.closeAllConnections(), opts.shutdownTimeoutMs);
+      await closed;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Creates the app and listens on config.host:config.port. */
+export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
+  const app = await createApp(config, log);
+  const listener = await listen((req, res) => app.handle(req, res), {
+    port: config.port,
+    host: config.host,
+    shutdownTimeoutMs: config.shutdownTimeoutMs,
+  });
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
       log.info('shutting down: no new connections, finishing in-flight requests');
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      const timer = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
-      await closed;
-      clearTimeout(timer);
+      await listener.drain();
       await app.close();
       log.info('shutdown complete');
     })();
     return stopping;
   };
-  return { app, server, url, stop };
+  return { app, server: listener.server, url: listener.url, stop };
 }

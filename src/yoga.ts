@@ -24,7 +24,20 @@ export function createGraphQL(deps: {
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    maskedErrors: { maskError },
+    maskedErrors: {
+      maskError: (error, message) => {
+        const masked = maskError(error, message);
+        if (
+          (masked as { extensions?: { code?: unknown } }).extensions?.code ===
+          'INTERNAL_SERVER_ERROR'
+        ) {
+          // The client sees "Unexpected error."; the operator gets the cause.
+          const cause = (error as { originalError?: unknown }).originalError ?? error;
+          deps.log.error({ err: cause }, 'GraphQL request failed with an unexpected error');
+        }
+        return masked;
+      },
+    },
     logging: false,
     context: ({ requestId }): Context => {
       const id = requestId ?? randomUUID();

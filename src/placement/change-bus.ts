@@ -3,6 +3,7 @@
 // transaction, so delivered only on commit and in commit order), to every other replica.
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
+import { DATABASE_UNAVAILABLE, isDatabaseUnavailableError } from '../db/unavailable';
 import { ConcurrentUpdateError, ConflictError, UnavailableError } from './errors';
 
 /** What changed. 'providers': rows, inventories, usage, traits or aggregates of these ids. */
@@ -154,15 +155,7 @@ export function translateDatabaseError(err: unknown): unknown {
       );
     case '23503':
       return new ConflictError('A referenced object was deleted concurrently; re-read and retry.');
-    case '57P01':
-    case '57P02':
-    case '57P03':
-    case '08006':
-    case '08003':
-    case 'ECONNREFUSED':
-    case 'ECONNRESET':
-      return new UnavailableError('The database is temporarily unavailable; retry.');
     default:
-      return err;
+      return isDatabaseUnavailableError(err) ? new UnavailableError(DATABASE_UNAVAILABLE) : err;
   }
 }

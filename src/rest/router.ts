@@ -4,8 +4,9 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config';
+import { DATABASE_UNAVAILABLE, isDatabaseUnavailableError } from '../db/unavailable';
 import type { Logger } from '../logger';
-import { isPlacementError } from '../placement/errors';
+import { isPlacementError, UnavailableError } from '../placement/errors';
 import type { Services } from '../services';
 import { authenticate } from './auth';
 import { toHttpError } from './domain-errors';
@@ -147,6 +148,10 @@ export function createRestRouter(deps: {
           httpErr = err;
         } else if (isPlacementError(err)) {
           httpErr = toHttpError(err);
+        } else if (isDatabaseUnavailableError(err)) {
+          // A database restart or lost connection: retryable 503, never a 500.
+          deps.log.warn({ err: String(err), url }, 'database unavailable');
+          httpErr = toHttpError(new UnavailableError(DATABASE_UNAVAILABLE));
         } else {
           deps.log.error({ err, url }, 'REST handler failed');
           httpErr = new HttpError(500, String((err as Error)?.message ?? err));

@@ -17,6 +17,7 @@ import type { CandidateCache } from './candidate-cache';
 import { fitsWithPlanned, InFlight, selectClaimOrder } from './claim-order';
 import type { Explanation, RankedHost } from './explanation';
 import { buildHostViews } from './host-view';
+import type { Claimed, MoveService } from './moves';
 import type { Pipeline } from './pipeline';
 import type { HostView, RequestSpec } from './plugin-api';
 
@@ -65,6 +66,7 @@ export class SchedulingService {
     private readonly pipelineFor: (filters?: readonly string[]) => Pipeline,
     private readonly cache: CandidateCache,
     private readonly log: Logger,
+    private readonly moves: MoveService,
     private readonly opts: SchedulingOptions = {},
   ) {}
 
@@ -152,25 +154,95 @@ export class SchedulingService {
 
   /**
    * Places every consumer in order, claiming with setAllocations semantics. A consumer that
-   * already has allocations (a move) gets the new ones added to its current ones. On a
-   * conflict the next host is tried, up to maxClaimAttempts hosts per consumer.
+   * already has allocations (a move) gets the new ones added to its current ones, and the move is
+   * recorded for confirmMove / revertMove. On a conflict the next host is tried, up to
+   * maxClaimAttempts hosts per consumer. All or nothing, as Nova's multi-create: when a consumer
+   * cannot be placed (or its claim fails, e.g. over quota), the claims made earlier in this call
+   * are undone (generation-checked) and every selection says why.
    */
   async schedule(req: ScheduleRequest): Promise<ScheduleOutcome> {
     const selections: Selection[] = [];
+    const claimed: Claimed[] = [];
     let first: { explanation: Explanation; ranking: RankedHost[] } | undefined;
     for (const consumerUuid of req.consumerUuids) {
       const evaluated = await this.evaluate(req);
       first ??= evaluated;
-      selections.push(await this.claim(req, consumerUuid, evaluated));
+      let result: { selection: Selection; claimed: Claimed | null };
+      try {
+        result = await this.claim(req, consumerUuid, evaluated);
+      } catch (err) {
+        if (claimed.length > 0) {
+          const undone = await this.rollback(claimed);
+          if (err instanceof Error) {
+            err.message = `${err.message} (multi-create of ${req.consumerUuids.length}: consumer ${consumerUuid} failed; ${undone})`;
+          }
+        }
+        throw err;
+      }
+      selections.push(result.selection);
+      if (!result.claimed) {
+        if (req.consumerUuids.length > 1) {
+          return {
+            selections: await this.failAll(req, consumerUuid, result.selection, claimed),
+            explanation: first.explanation,
+            ranking: first.ranking,
+          };
+        }
+        break;
+      }
+      claimed.push(result.claimed);
     }
     return { selections, explanation: first!.explanation, ranking: first!.ranking };
+  }
+
+  /** Multi-create failed at `failed`: undo the earlier claims, explain every selection. */
+  private async failAll(
+    req: ScheduleRequest,
+    failed: string,
+    failure: Selection,
+    claimed: readonly Claimed[],
+  ): Promise<Selection[]> {
+    const undone = claimed.length > 0 ? await this.rollback(claimed) : '';
+    const why = `multi-create of ${req.consumerUuids.length} is all or nothing and consumer ${failed} could not be placed (${failure.reason})`;
+    return req.consumerUuids.map((consumerUuid): Selection => {
+      if (consumerUuid === failed) {
+        return failure;
+      }
+      const wasClaimed = claimed.some((c) => c.consumerUuid === consumerUuid);
+      return {
+        consumerUuid,
+        hostUuid: null,
+        allocations: [],
+        reason: wasClaimed ? `Released: ${why}; ${undone}` : `Not attempted: ${why}`,
+      };
+    });
+  }
+
+  /** Undoes claims in reverse order; says what happened (failures are logged, not thrown). */
+  private async rollback(claimed: readonly Claimed[]): Promise<string> {
+    const failed: string[] = [];
+    for (const c of [...claimed].reverse()) {
+      try {
+        await this.moves.undo(c);
+      } catch (err) {
+        failed.push(`${c.consumerUuid}: ${(err as Error).message}`);
+        this.log.warn(
+          { consumerUuid: c.consumerUuid, err: (err as Error).message },
+          'multi-create rollback could not release a claim (the consumer changed since)',
+        );
+      }
+    }
+    const ok = claimed.length - failed.length;
+    return failed.length === 0
+      ? `${ok} earlier claim(s) released`
+      : `${ok} earlier claim(s) released, ${failed.length} not: ${failed.join('; ')}`;
   }
 
   private async claim(
     req: ScheduleRequest,
     consumerUuid: string,
     evaluated: { explanation: Explanation; ranking: RankedHost[] },
-  ): Promise<Selection> {
+  ): Promise<{ selection: Selection; claimed: Claimed | null }> {
     const maxAttempts = this.opts.maxClaimAttempts ?? 10;
     const order = selectClaimOrder(evaluated.ranking, this.inFlight);
     let attempts = 0;
@@ -186,26 +258,25 @@ export class SchedulingService {
       attempts++;
       const release = this.inFlight.take(ranked.host.uuid);
       try {
-        const existing = await this.services.allocations.forConsumer(consumerUuid);
-        const allocations = mergeAllocations(existing.allocations, ar.allocations);
-        await this.services.allocations.set([
-          {
-            consumerUuid,
-            projectId: req.projectId,
-            userId: req.userId,
-            consumerType: req.consumerType ?? 'INSTANCE',
-            consumerGeneration: existing.consumer ? existing.consumer.generation : null,
-            allocations,
-          },
-        ]);
-        return {
+        const allocations = fromView(ar.allocations);
+        const claimed = await this.moves.claim({
           consumerUuid,
+          projectId: req.projectId,
+          userId: req.userId,
+          consumerType: req.consumerType ?? 'INSTANCE',
           hostUuid: ranked.host.uuid,
-          allocations: fromView(ar.allocations),
-          reason: null,
+          allocations,
+        });
+        return {
+          selection: { consumerUuid, hostUuid: ranked.host.uuid, allocations, reason: null },
+          claimed,
         };
       } catch (err) {
-        if (!(err instanceof ConflictError) || err.code === ErrorCode.QUOTA_EXCEEDED) {
+        if (
+          !(err instanceof ConflictError) ||
+          err.code === ErrorCode.QUOTA_EXCEEDED ||
+          err.code === ErrorCode.MOVE_IN_PROGRESS
+        ) {
           throw err;
         }
         lastError = err.message;
@@ -221,7 +292,7 @@ export class SchedulingService {
       evaluated.ranking.length === 0
         ? noValidHost(evaluated.explanation)
         : `No valid host: ${attempts} claim attempt(s) failed${lastError ? `; last: ${lastError}` : ''}`;
-    return { consumerUuid, hostUuid: null, allocations: [], reason };
+    return { selection: { consumerUuid, hostUuid: null, allocations: [], reason }, claimed: null };
   }
 }
 
@@ -258,26 +329,6 @@ function fromView(
     providerUuid,
     resources,
   }));
-}
-
-function mergeAllocations(
-  existing: readonly { resourceProviderUuid: string; resourceClass: string; used: number }[],
-  added: Readonly<Record<string, Readonly<Record<string, number>>>>,
-): { providerUuid: string; resources: Record<string, number> }[] {
-  const out = new Map<string, Record<string, number>>();
-  for (const a of existing) {
-    const r = out.get(a.resourceProviderUuid) ?? {};
-    r[a.resourceClass] = (r[a.resourceClass] ?? 0) + a.used;
-    out.set(a.resourceProviderUuid, r);
-  }
-  for (const [rp, res] of Object.entries(added)) {
-    const r = out.get(rp) ?? {};
-    for (const [rc, n] of Object.entries(res)) {
-      r[rc] = (r[rc] ?? 0) + n;
-    }
-    out.set(rp, r);
-  }
-  return [...out].map(([providerUuid, resources]) => ({ providerUuid, resources }));
 }
 
 function noValidHost(e: Explanation): string {

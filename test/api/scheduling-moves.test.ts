@@ -39,7 +39,8 @@ type Alloc =
 function flat(allocs: Alloc[]): Record<string, string> {
   const out: Record<string, string[]> = {};
   for (const a of allocs) {
-    const list = (out[a.provider.uuid] ??= []);
+    const list = out[a.provider.uuid] ?? [];
+    out[a.provider.uuid] = list;
     if ('resources' in a) {
       list.push(...a.resources.map((r) => `${r.resourceClass}=${r.amount}`));
     } else {

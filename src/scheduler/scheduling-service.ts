@@ -11,7 +11,7 @@ import type {
   ProviderAllocation,
 } from '../placement/allocation-candidates/results';
 import { ConflictError, ErrorCode } from '../placement/errors';
-import { loadAggregatesWithMetadata, loadHostRows } from '../placement/host-rows';
+import { AggregateMetadataCache, hostRowsFromIndex } from '../placement/host-rows';
 import type { Services } from '../services';
 import type { CandidateCache } from './candidate-cache';
 import { fitsWithPlanned, InFlight, selectClaimOrder } from './claim-order';
@@ -60,6 +60,7 @@ export interface SchedulingOptions {
 /** Orchestrates the pipeline over the domain services. */
 export class SchedulingService {
   private readonly inFlight = new InFlight();
+  private readonly aggregates: AggregateMetadataCache;
 
   constructor(
     private readonly services: Services,
@@ -68,7 +69,9 @@ export class SchedulingService {
     private readonly log: Logger,
     private readonly moves: MoveService,
     private readonly opts: SchedulingOptions = {},
-  ) {}
+  ) {
+    this.aggregates = new AggregateMetadataCache(services.dataSource, services.changes);
+  }
 
   /** One pipeline run: amended request, candidates, host views, ranking. */
   private async evaluate(
@@ -83,7 +86,8 @@ export class SchedulingService {
       hints: req.hints ?? {},
     };
     const result = await pipeline.schedule(spec, {
-      aggregates: () => loadAggregatesWithMetadata(this.services.dataSource),
+      aggregates: async () =>
+        (await this.aggregates.all()).filter((a) => Object.keys(a.metadata).length > 0),
       hosts: async (amended) => {
         const candidates = await this.cache.getOrCompute(amended.candidateRequest, () =>
           this.services.candidates.find(amended.candidateRequest),
@@ -117,8 +121,25 @@ export class SchedulingService {
     if (rootOrder.length === 0) {
       return [];
     }
-    const rows = await loadHostRows(this.services.dataSource, rootOrder);
-    return buildHostViews({ ...rows, allocationRequests: requests }, rootOrder);
+    const [index, aggregates] = await Promise.all([
+      this.services.candidates.current(),
+      this.aggregates.all(),
+    ]);
+    const rows = hostRowsFromIndex(index, rootOrder);
+    const present = new Set(rows.roots);
+    const wanted = new Set(rows.memberships.map((m) => m.aggregateUuid));
+    const known = aggregates.filter((a) => wanted.has(a.uuid));
+    return buildHostViews(
+      {
+        ...rows,
+        aggregates: known.map((a) => ({ uuid: a.uuid, name: a.name })),
+        aggregateMetadata: known.flatMap((a) =>
+          Object.entries(a.metadata).map(([key, value]) => ({ aggregateUuid: a.uuid, key, value })),
+        ),
+        allocationRequests: requests.filter((r) => present.has(r.rootUuid)),
+      },
+      rows.roots,
+    );
   }
 
   /**

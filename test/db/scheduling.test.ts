@@ -85,6 +85,40 @@ describe('scheduling service', () => {
     await s.providers.delete(big.uuid);
   });
 
+  it('sees aggregate metadata changes at once (the metadata cache is invalidated) and new usage', async () => {
+    const agg = randomUUID();
+    await s.aggregates.setMetadata(agg, 'fast', [{ key: 'ssd', value: 'true' }]);
+    const rp = await buildResourceProvider(s, {
+      inventories: [{ resourceClass: 'VCPU', total: 4 }],
+      aggregates: [agg],
+    });
+    const passed = async () => {
+      const out = await sched.service.explain(request(1, 1, { ssd: 'true' }));
+      return out.ranking.some((r) => r.host.uuid === rp.uuid);
+    };
+    expect(await passed()).toBe(true);
+    await s.aggregates.setMetadata(agg, 'fast', [{ key: 'ssd', value: 'false' }]);
+    expect(await passed()).toBe(false);
+    await s.aggregates.setMetadata(agg, 'fast', [{ key: 'ssd', value: 'true' }]);
+    expect(await passed()).toBe(true);
+    // The host view's usage follows allocations (from the index the change feed keeps current).
+    const consumer = randomUUID();
+    await s.allocations.set([
+      {
+        consumerUuid: consumer,
+        projectId: 'p1',
+        userId: 'u1',
+        consumerGeneration: null,
+        allocations: [{ providerUuid: rp.uuid, resources: { VCPU: 3 } }],
+      },
+    ]);
+    const out = await sched.service.explain(request(1, 1, { ssd: 'true' }));
+    const host = out.ranking.find((r) => r.host.uuid === rp.uuid)!.host;
+    expect(host.root.inventories.VCPU).toMatchObject({ used: 3 });
+    await s.allocations.deleteForConsumer(consumer);
+    await s.providers.delete(rp.uuid);
+  });
+
   it('schedules several consumers; later ones see earlier claims', async () => {
     const a = await buildResourceProvider(s, {
       inventories: [{ resourceClass: 'VCPU', total: 2 }],

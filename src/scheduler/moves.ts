@@ -81,8 +81,7 @@ export class MoveService {
    */
   claim(input: ClaimInput): Promise<Claimed> {
     return writeTransaction(this.ds, this.bus, async (em, changes) => {
-      const consumer = await readConsumer(em, input.consumerUuid);
-      const current = consumer ? await readAllocations(em, consumer.id) : new Map();
+      const { consumer, current } = await readConsumerWithAllocations(em, input.consumerUuid);
       if (consumer && current.size > 0) {
         const move = await readMove(em, consumer.id);
         // A record whose amounts are no longer held is stale (the allocations were replaced
@@ -249,6 +248,37 @@ async function readConsumer(em: EntityManager, uuid: string): Promise<ConsumerRo
     [uuid],
   );
   return rows[0] ?? null;
+}
+
+/** The consumer (or null) and its allocations, in one round trip. */
+async function readConsumerWithAllocations(
+  em: EntityManager,
+  uuid: string,
+): Promise<{ consumer: ConsumerRow | null; current: AllocationMap }> {
+  const rows: {
+    id: number;
+    generation: number;
+    provider_uuid: string | null;
+    resource_class: string | null;
+    used: number | null;
+  }[] = await em.query(
+    `SELECT c.id, c.generation, rp.uuid AS provider_uuid, rc.name AS resource_class, a.used
+     FROM consumers c LEFT JOIN allocations a ON a.consumer_id = c.id
+     LEFT JOIN resource_providers rp ON rp.id = a.resource_provider_id
+     LEFT JOIN resource_classes rc ON rc.id = a.resource_class_id WHERE c.uuid = $1`,
+    [uuid],
+  );
+  const first = rows[0];
+  const current: AllocationMap = new Map();
+  for (const r of rows) {
+    if (r.provider_uuid === null || r.resource_class === null || r.used === null) {
+      continue;
+    }
+    const res = current.get(r.provider_uuid) ?? new Map<string, number>();
+    res.set(r.resource_class, (res.get(r.resource_class) ?? 0) + r.used);
+    current.set(r.provider_uuid, res);
+  }
+  return { consumer: first ? { id: first.id, generation: first.generation } : null, current };
 }
 
 async function readAllocations(em: EntityManager, consumerId: number): Promise<AllocationMap> {

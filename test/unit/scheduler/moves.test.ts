@@ -1,14 +1,29 @@
 // The allocation arithmetic of moves: sides are added on claim and subtracted on confirm/revert,
 // per provider and class, so a provider serving both sides keeps the other side's share.
+import type { ProviderAllocation } from '../../../src/placement/allocation-candidates/results';
 import { add, subtract, toList } from '../../../src/scheduler/moves';
 
-const m = (o: Record<string, Record<string, number>>) =>
+type Amounts = Record<string, Record<string, number>>;
+interface AddCase {
+  name: string;
+  base: Amounts;
+  side: ProviderAllocation[];
+  sum: Amounts;
+}
+interface SubtractCase {
+  name: string;
+  base: Amounts;
+  side: ProviderAllocation[];
+  left: Amounts | null;
+}
+
+const m = (o: Amounts) =>
   new Map(Object.entries(o).map(([rp, res]) => [rp, new Map(Object.entries(res))]));
 const obj = (x: ReturnType<typeof m> | null) =>
   x && Object.fromEntries(toList(x).map((a) => [a.providerUuid, a.resources]));
 
 describe('move arithmetic', () => {
-  it.each([
+  it.each<AddCase>([
     {
       name: 'a move to another tree',
       base: { src: { VCPU: 2 } },
@@ -32,7 +47,7 @@ describe('move arithmetic', () => {
     expect(obj(b)).toEqual(base);
   });
 
-  it.each([
+  it.each<SubtractCase>([
     {
       name: 'drops the source, keeping the shared share',
       base: { src: { VCPU: 2 }, dst: { VCPU: 2 }, nfs: { DISK_GB: 20 } },

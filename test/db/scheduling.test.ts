@@ -119,6 +119,27 @@ describe('scheduling service', () => {
     await s.providers.delete(rp.uuid);
   });
 
+  it('gives plugins the whole tree of a nested host (root first, children with their parent)', async () => {
+    const root = await buildResourceProvider(s, { traits: ['HW_CPU_X86_AVX2'] });
+    const numa = await buildResourceProvider(s, {
+      parentUuid: root.uuid,
+      inventories: [{ resourceClass: 'VCPU', total: 8 }],
+      traits: ['HW_NUMA_ROOT'],
+    });
+    const out = await sched.service.explain(request(1, 2));
+    const host = out.ranking.find((r) => r.host.uuid === root.uuid)!.host;
+    expect(host.providers.map((p) => [p.uuid, p.parentUuid])).toEqual([
+      [root.uuid, null],
+      [numa.uuid, root.uuid],
+    ]);
+    expect(host.root.traits).toContain('HW_CPU_X86_AVX2');
+    expect(host.providers[1]!.traits).toEqual(['HW_NUMA_ROOT']);
+    expect(host.providers[1]!.inventories.VCPU).toMatchObject({ total: 8, used: 0 });
+    expect(host.allocationRequests[0]!.allocations).toEqual({ [numa.uuid]: { VCPU: 2 } });
+    await s.providers.delete(numa.uuid);
+    await s.providers.delete(root.uuid);
+  });
+
   it('schedules several consumers; later ones see earlier claims', async () => {
     const a = await buildResourceProvider(s, {
       inventories: [{ resourceClass: 'VCPU', total: 2 }],

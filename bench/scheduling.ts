@@ -156,7 +156,7 @@ export async function runSchedulingBench(
   });
   const after = app.scheduling.cache.stats;
   o.log(
-    `schedule, ${o.clients} callers: ${(sched.ok / sched.secs).toFixed(0)} claims/s (${sched.ok} ok, ${sched.failed} no host, ${sched.secs.toFixed(1)} s); cache ${after.hits - before.hits} hits / ${after.hits + after.misses - before.hits - before.misses}; over capacity: ${await overCommitted(app.dataSource)} (target ≥ 500 claims/s, 0 over)`,
+    `schedule, ${o.clients} callers: ${(sched.ok / sched.secs).toFixed(0)} claims/s (${sched.ok} ok, ${sched.failed} no host, ${sched.secs.toFixed(1)} s, berth CPU ${sched.cpuMs.toFixed(1)} ms/claim); cache ${after.hits - before.hits} hits / ${after.hits + after.misses - before.hits - before.misses}; over capacity: ${await overCommitted(app.dataSource)} (target ≥ 500 claims/s, 0 over)`,
   );
 
   const raw = await concurrently(o.clients, o.claims, async () => {
@@ -195,6 +195,6 @@ export async function runSchedulingBench(
     return false;
   });
   o.log(
-    `raw loop (candidates limit 50 + setAllocations), ${o.clients} callers: ${(raw.ok / raw.secs).toFixed(0)} claims/s (${raw.ok} ok, ${raw.failed} failed, ${raw.secs.toFixed(1)} s); over capacity: ${await overCommitted(app.dataSource)}`,
+    `raw loop (candidates limit 50 + setAllocations), ${o.clients} callers: ${(raw.ok / raw.secs).toFixed(0)} claims/s (${raw.ok} ok, ${raw.failed} failed, ${raw.secs.toFixed(1)} s, berth CPU ${raw.cpuMs.toFixed(1)} ms/claim); over capacity: ${await overCommitted(app.dataSource)}`,
   );
 }

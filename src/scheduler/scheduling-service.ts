@@ -1,7 +1,7 @@
-// Runs scheduling requests end to end: request amendment, (cached) allocation candidates, batched
-// host views, filters and weighers, and — for `schedule` — the claim of each consumer with
-// fall-through to the next host on conflict (Nova: scheduler/manager.py select_destinations,
-// scheduler/utils.py claim_resources).
+// Runs scheduling requests end to end: request amendment, (cached) allocation candidates, host
+// views from the capacity index, filters and weighers, and — for `schedule` — the claim of each
+// consumer with fall-through to the next host on conflict, all or nothing for multi-create
+// (Nova: scheduler/manager.py select_destinations, scheduler/utils.py claim_resources).
 import type { Logger } from '../logger';
 import { SHARING_TRAIT } from '../placement/allocation-candidates/capacity-index';
 import type { CandidateRequest } from '../placement/allocation-candidates/request';
@@ -98,7 +98,7 @@ export class SchedulingService {
     return { explanation: result.explanation, ranking: [...result.hosts] };
   }
 
-  /** Groups allocation requests by tree and loads the trees' views in one batch. */
+  /** Groups allocation requests by tree and builds the trees' views from the capacity index. */
   private async hostViews(c: AllocationCandidates): Promise<HostView[]> {
     const summaries = new Map(c.providerSummaries.map((s) => [s.providerUuid, s]));
     const requests: {

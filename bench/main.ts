@@ -2,6 +2,8 @@
 // schema of its own, or embedded PGlite), plus the engine-only bench. Prints p50/p95/max,
 // result counts, claims/s and RSS. `--smoke` runs small sizes (CI keeps it from rotting).
 // Usage: npm run bench -- [--smoke] [--hosts 5000] [--nested 10000] [--clients 16] [--claims 2000]
+//   scheduling scenario (bench/scheduling.ts): [--sched-hosts 10000] [--sched-clients 32]
+//   [--sched-claims 3000] [--sched-limit 50 (0 = none)] [--no-scheduling] [--only-scheduling]
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { createApp } from '../src/app';
@@ -13,6 +15,7 @@ import { startEmbeddedPg } from '../src/db/embedded-pg';
 import { seedStandard } from '../src/db/seed';
 import { createLogger } from '../src/logger';
 import { runEngineBench } from './engine';
+import { runSchedulingBench, SCHEDULING_ENV, tagAggregates } from './scheduling';
 import { seedDataset } from './seed';
 
 const args = process.argv.slice(2);
@@ -50,6 +53,7 @@ const plain = (limit?: number, extra: object = {}) => ({
 async function withApp<T>(
   label: string,
   fn: (app: Awaited<ReturnType<typeof createApp>>) => Promise<T>,
+  env: Record<string, string> = {},
 ): Promise<T> {
   const schema = `bench_${process.pid}_${label.replace(/\W/g, '_')}`;
   const embedded = process.env.DATABASE_URL
@@ -67,7 +71,7 @@ async function withApp<T>(
   const cache = process.env.REDIS_URL
     ? new RedisCache(process.env.REDIS_URL, undefined, `${schema}:`)
     : new MemoryCache();
-  const app = await createApp(loadConfig({ LOG_LEVEL: 'silent' }), createLogger('silent'), {
+  const app = await createApp(loadConfig({ LOG_LEVEL: 'silent', ...env }), createLogger('silent'), {
     dataSource: ds,
     cache,
     changeChannel: `berth_changes_${schema}`,
@@ -130,6 +134,31 @@ async function main(): Promise<void> {
   console.log(
     `berth bench (${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}, ${process.env.REDIS_URL ? 'Redis' : 'in-process cache'})`,
   );
+
+  if (!flag('no-scheduling')) {
+    const hosts = num('sched-hosts', smoke ? 300 : 10000);
+    await withApp(
+      'scheduling',
+      async (app) => {
+        const seeded = await seedDataset(app.dataSource, { hosts, shape: 'flat', sharing: 0 });
+        await tagAggregates(app.dataSource, seeded.aggregates);
+        await app.services.candidates.current();
+        const limit = num('sched-limit', 50);
+        await runSchedulingBench(app, gql, {
+          hosts,
+          iterations,
+          clients: num('sched-clients', 32),
+          claims: num('sched-claims', smoke ? 100 : 3000),
+          limit: limit > 0 ? limit : undefined,
+          log: (l) => console.log(l),
+        });
+      },
+      SCHEDULING_ENV,
+    );
+  }
+  if (flag('only-scheduling')) {
+    return;
+  }
 
   await withApp('flat', async (app) => {
     const seeded = await seedDataset(app.dataSource, { hosts: flat, shape: 'flat', sharing: 2 });

@@ -6,6 +6,7 @@ import './allocation';
 import './consumer';
 import './inventory';
 import './legacy-import';
+import './move';
 import './quota';
 import './reshaper';
 import './resource-amount';

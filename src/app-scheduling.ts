@@ -7,6 +7,7 @@ import type { Config } from './config';
 import type { Logger } from './logger';
 import { BadRequestError } from './placement/errors';
 import { CandidateCache } from './scheduler/candidate-cache';
+import { MoveService } from './scheduler/moves';
 import type { Pipeline } from './scheduler/pipeline';
 import {
   buildPipeline,
@@ -22,6 +23,8 @@ import type { Services } from './services';
 /** The scheduler as the adapters see it. */
 export interface Scheduling {
   readonly service: SchedulingService;
+  /** Moves started by `schedule` (confirmMove / revertMove). */
+  readonly moves: MoveService;
   readonly cache: CandidateCache;
   readonly config: SchedulerConfig;
   /** Every registered plugin with its enabled position. */
@@ -68,11 +71,13 @@ export function createScheduling(
     return p;
   };
   const candidateCache = new CandidateCache(cache, services.changes, config.scheduler.cacheTtlMs);
-  const service = new SchedulingService(services, pipelineFor, candidateCache, log, {
+  const moves = new MoveService(services.dataSource, services.changes, services.allocations);
+  const service = new SchedulingService(services, pipelineFor, candidateCache, log, moves, {
     maxClaimAttempts: config.scheduler.maxClaimAttempts,
   });
   return {
     service,
+    moves,
     cache: candidateCache,
     config: schedulerConfig,
     plugins: () => listPlugins(registry, schedulerConfig),

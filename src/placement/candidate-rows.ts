@@ -90,9 +90,45 @@ export function loadAllIndexRows(ds: DataSource): Promise<IndexRows> {
   });
 }
 
-/** The rows of the given providers (deleted ones are simply absent). */
-export function loadProviderRows(ds: DataSource, ids: readonly number[]): Promise<IndexRows> {
-  return ds.transaction('REPEATABLE READ', (em) => rowsIn(em, ids));
+/**
+ * The rows of the given providers (deleted ones are simply absent), in one statement (one
+ * snapshot, one round trip: this runs after every committed change, e.g. each claim).
+ */
+export async function loadProviderRows(ds: DataSource, ids: readonly number[]): Promise<IndexRows> {
+  const rows: {
+    p: IndexRows['providers'] | null;
+    i: IndexRows['inventories'] | null;
+    t: IndexRows['traits'] | null;
+    a: IndexRows['aggregates'] | null;
+  }[] = await ds.query(
+    `SELECT
+         (SELECT json_agg(json_build_object('id', id, 'uuid', uuid, 'name', name, 'generation', generation,
+                 'parentId', parent_provider_id, 'rootId', root_provider_id) ORDER BY id)
+            FROM resource_providers WHERE id = ANY($1::int[])) AS p,
+         (SELECT json_agg(json_build_object('providerId', i.resource_provider_id, 'resourceClass', rc.name,
+                 'total', i.total, 'reserved', i.reserved, 'minUnit', i.min_unit, 'maxUnit', i.max_unit,
+                 'stepSize', i.step_size, 'allocationRatio', i.allocation_ratio,
+                 'used', COALESCE((SELECT sum(a.used) FROM allocations a
+                                   WHERE a.resource_provider_id = i.resource_provider_id
+                                     AND a.resource_class_id = i.resource_class_id), 0))
+                 ORDER BY i.resource_provider_id, i.resource_class_id)
+            FROM inventories i JOIN resource_classes rc ON rc.id = i.resource_class_id
+            WHERE i.resource_provider_id = ANY($1::int[])) AS i,
+         (SELECT json_agg(json_build_object('providerId', rpt.resource_provider_id, 'trait', t.name))
+            FROM resource_provider_traits rpt JOIN traits t ON t.id = rpt.trait_id
+            WHERE rpt.resource_provider_id = ANY($1::int[])) AS t,
+         (SELECT json_agg(json_build_object('providerId', rpa.resource_provider_id, 'aggregateUuid', a.uuid))
+            FROM resource_provider_aggregates rpa JOIN placement_aggregates a ON a.id = rpa.aggregate_id
+            WHERE rpa.resource_provider_id = ANY($1::int[])) AS a`,
+    [ids],
+  );
+  const r = rows[0]!;
+  return {
+    providers: r.p ?? [],
+    inventories: (r.i ?? []).map((i) => ({ ...i, used: Number(i.used) })),
+    traits: r.t ?? [],
+    aggregates: r.a ?? [],
+  };
 }
 
 /** Names of every resource class and trait. */

@@ -82,14 +82,24 @@ async function upsertNames(
   if (unique.length === 0) {
     return new Map<string, number>();
   }
-  await em.query(
-    `INSERT INTO ${table} (${col}) SELECT unnest($1::text[]) ON CONFLICT (${col}) DO NOTHING`,
-    [unique],
-  );
+  // One round trip: rows this statement inserts come from RETURNING, existing ones from the
+  // table. A row another transaction committed while this INSERT waited on it is not in this
+  // statement's snapshot; then the names are read again in a statement of their own.
   const rows: { id: number; name: string }[] = await em.query(
-    `SELECT id, ${col} AS name FROM ${table} WHERE ${col} = ANY($1::text[])`,
+    `WITH wanted AS (SELECT unnest($1::text[]) AS name),
+          added AS (INSERT INTO ${table} (${col}) SELECT name FROM wanted
+                    ON CONFLICT (${col}) DO NOTHING RETURNING id, ${col} AS name)
+     SELECT id, name FROM added
+     UNION ALL SELECT t.id, t.${col} AS name FROM ${table} t JOIN wanted w ON w.name = t.${col}`,
     [unique],
   );
+  if (new Set(rows.map((r) => r.name)).size < unique.length) {
+    const again: { id: number; name: string }[] = await em.query(
+      `SELECT id, ${col} AS name FROM ${table} WHERE ${col} = ANY($1::text[])`,
+      [unique],
+    );
+    return new Map(again.map((r) => [r.name, r.id]));
+  }
   return new Map(rows.map((r) => [r.name, r.id]));
 }
 
@@ -103,7 +113,7 @@ export function ensureUsers(em: EntityManager, ids: string[]): Promise<Map<strin
   return upsertNames(em, 'users', 'external_id', ids);
 }
 
-/** Ensures consumer types exist; name -> id. */
+/** Ensures consumer types exist; name -> id (one round trip, as {@link upsertNames}). */
 export async function ensureConsumerTypes(
   em: EntityManager,
   names: string[],
@@ -112,13 +122,20 @@ export async function ensureConsumerTypes(
   if (unique.length === 0) {
     return new Map();
   }
-  await em.query(
-    'INSERT INTO consumer_types (name) SELECT unnest($1::text[]) ON CONFLICT (name) DO NOTHING',
-    [unique],
-  );
   const rows: { id: number; name: string }[] = await em.query(
-    'SELECT id, name FROM consumer_types WHERE name = ANY($1::text[])',
+    `WITH wanted AS (SELECT unnest($1::text[]) AS name),
+          added AS (INSERT INTO consumer_types (name) SELECT name FROM wanted
+                    ON CONFLICT (name) DO NOTHING RETURNING id, name)
+     SELECT id, name FROM added
+     UNION ALL SELECT t.id, t.name FROM consumer_types t JOIN wanted w ON w.name = t.name`,
     [unique],
   );
+  if (new Set(rows.map((r) => r.name)).size < unique.length) {
+    const again: { id: number; name: string }[] = await em.query(
+      'SELECT id, name FROM consumer_types WHERE name = ANY($1::text[])',
+      [unique],
+    );
+    return new Map(again.map((r) => [r.name, r.id]));
+  }
   return new Map(rows.map((r) => [r.name, r.id]));
 }

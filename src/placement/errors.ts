@@ -16,6 +16,9 @@ export const ErrorCode = {
   // berth-specific codes (same naming scheme, own namespace).
   QUOTA_EXCEEDED: 'berth.quota.exceeded',
   UNAVAILABLE: 'berth.unavailable',
+  MOVE_NOT_IN_PROGRESS: 'berth.move.not_in_progress',
+  MOVE_IN_PROGRESS: 'berth.move.in_progress',
+  NO_VALID_HOST: 'berth.schedule.no_valid_host',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

@@ -17,8 +17,15 @@ export const INSTANCES = 'INSTANCES';
 export const INSTANCE_CONSUMER_TYPE = 'INSTANCE';
 /** A limit of -1 removes the limit (unlimited, as in Nova). */
 export const UNLIMITED = -1;
-/** Advisory-lock class id of quota locks ('bqta'), so they never collide with other users' keys. */
+/**
+ * Advisory-lock class ids ('bqta', 'blim'), so they never collide with other users' keys. Two
+ * locks per project: the limits lock (claims share it; setLimits takes it exclusively, so limits
+ * never change under a claim that read them) and the quota lock (taken exclusively only by claims
+ * of a project that has limits, serialising exactly the claims that must see each other's usage;
+ * claims of unlimited projects run in parallel).
+ */
 const QUOTA_LOCK_CLASS = 0x62717461;
+const LIMITS_LOCK_CLASS = 0x626c696d;
 
 /** One limit to set: `resource` is a resource class name or INSTANCES. */
 export interface QuotaLimitInput {
@@ -74,19 +81,23 @@ function lockKeyOf(projectId: string): number {
 }
 
 /**
- * Takes the transaction-scoped quota lock of every project, in key order (no deadlock between
- * two writers of overlapping project sets). Held until commit or rollback.
+ * Takes transaction-scoped advisory locks of class `lockClass` for every project, in key order
+ * (no deadlock between two writers of overlapping project sets), shared or exclusive. Held until
+ * commit or rollback.
  */
-async function lockProjects(em: EntityManager, projectIds: Iterable<string>): Promise<void> {
+async function lockProjects(
+  em: EntityManager,
+  projectIds: Iterable<string>,
+  lockClass: number,
+  mode: 'shared' | 'exclusive',
+): Promise<void> {
   const keys = [...new Set([...projectIds].map(lockKeyOf))].sort((a, b) => a - b);
   if (keys.length === 0) {
     return;
   }
+  const fn = mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
   // unnest yields the keys in array order, and the locks are taken in that order.
-  await em.query('SELECT pg_advisory_xact_lock($1::int, k) FROM unnest($2::int[]) AS k', [
-    QUOTA_LOCK_CLASS,
-    keys,
-  ]);
+  await em.query(`SELECT ${fn}($1::int, k) FROM unnest($2::int[]) AS k`, [lockClass, keys]);
 }
 
 async function limitsOf(em: EntityManager, projectIds: readonly string[]): Promise<LimitRow[]> {
@@ -212,7 +223,7 @@ export class QuotaService {
           `Unknown quota resource: ${unknown.sort().join(', ')} (use a resource class or ${INSTANCES}).`,
         );
       }
-      await lockProjects(em, [input.projectId]);
+      await lockProjects(em, [input.projectId], LIMITS_LOCK_CLASS, 'exclusive');
       const set = input.limits.filter((l) => l.limit !== UNLIMITED);
       const removed = input.limits.filter((l) => l.limit === UNLIMITED).map((l) => l.resource);
       if (removed.length > 0) {
@@ -281,9 +292,11 @@ export class QuotaService {
 
   /**
    * The claim-time check, registered with `allocations.addPreGuard`. Runs first in the write
-   * transaction: takes the quota lock of every project the write can add usage to, then (in a
-   * later statement, so its READ COMMITTED snapshot includes every writer that held the lock
-   * before) reads the limits and the usage before the write. The returned guard runs after the
+   * transaction: takes the shared limits lock of every project the write can add usage to and
+   * reads their limits; for the projects that have limits it then takes the exclusive quota lock
+   * and (in a later statement, so its READ COMMITTED snapshot includes every writer that held the
+   * lock before) reads the usage before the write. Claims of projects without limits therefore
+   * never wait for each other here. The returned guard runs after the
    * allocations are written and refuses when any limited resource ends above its limit and
    * above where it was (shrinking or keeping usage in an over-limit project stays allowed).
    * @throws QuotaExceededError naming resource, scope, limit, usage and request;
@@ -302,12 +315,15 @@ export class QuotaService {
         projects.add(o.project_id);
       }
     }
-    await lockProjects(em, projects);
-    const locked = [...projects];
-    const limits = await limitsOf(em, locked);
+    // Limits cannot change until commit once the shared limits lock is held; reading them in a
+    // later statement sees every setLimits that held the exclusive one before.
+    await lockProjects(em, projects, LIMITS_LOCK_CLASS, 'shared');
+    const limits = await limitsOf(em, [...projects]);
     if (limits.length === 0 && implicit.length === 0) {
       return undefined;
     }
+    const locked = [...new Set(limits.map((l) => l.project_id))];
+    await lockProjects(em, locked, QUOTA_LOCK_CLASS, 'exclusive');
     const resources = [...new Set(limits.map((l) => l.resource))];
     const before = limits.length > 0 ? await usageOf(em, locked, resources) : null;
     return async (tx) => {

@@ -1,7 +1,7 @@
-// Runs scheduling requests end to end: request amendment, (cached) allocation candidates, batched
-// host views, filters and weighers, and — for `schedule` — the claim of each consumer with
-// fall-through to the next host on conflict (Nova: scheduler/manager.py select_destinations,
-// scheduler/utils.py claim_resources).
+// Runs scheduling requests end to end: request amendment, (cached) allocation candidates, host
+// views from the capacity index, filters and weighers, and — for `schedule` — the claim of each
+// consumer with fall-through to the next host on conflict, all or nothing for multi-create
+// (Nova: scheduler/manager.py select_destinations, scheduler/utils.py claim_resources).
 import type { Logger } from '../logger';
 import { SHARING_TRAIT } from '../placement/allocation-candidates/capacity-index';
 import type { CandidateRequest } from '../placement/allocation-candidates/request';
@@ -11,12 +11,13 @@ import type {
   ProviderAllocation,
 } from '../placement/allocation-candidates/results';
 import { ConflictError, ErrorCode } from '../placement/errors';
-import { loadAggregatesWithMetadata, loadHostRows } from '../placement/host-rows';
+import { AggregateMetadataCache, hostRowsFromIndex } from '../placement/host-rows';
 import type { Services } from '../services';
 import type { CandidateCache } from './candidate-cache';
 import { fitsWithPlanned, InFlight, selectClaimOrder } from './claim-order';
 import type { Explanation, RankedHost } from './explanation';
 import { buildHostViews } from './host-view';
+import type { Claimed, MoveService } from './moves';
 import type { Pipeline } from './pipeline';
 import type { HostView, RequestSpec } from './plugin-api';
 
@@ -59,14 +60,18 @@ export interface SchedulingOptions {
 /** Orchestrates the pipeline over the domain services. */
 export class SchedulingService {
   private readonly inFlight = new InFlight();
+  private readonly aggregates: AggregateMetadataCache;
 
   constructor(
     private readonly services: Services,
     private readonly pipelineFor: (filters?: readonly string[]) => Pipeline,
     private readonly cache: CandidateCache,
     private readonly log: Logger,
+    private readonly moves: MoveService,
     private readonly opts: SchedulingOptions = {},
-  ) {}
+  ) {
+    this.aggregates = new AggregateMetadataCache(services.dataSource, services.changes);
+  }
 
   /** One pipeline run: amended request, candidates, host views, ranking. */
   private async evaluate(
@@ -81,7 +86,8 @@ export class SchedulingService {
       hints: req.hints ?? {},
     };
     const result = await pipeline.schedule(spec, {
-      aggregates: () => loadAggregatesWithMetadata(this.services.dataSource),
+      aggregates: async () =>
+        (await this.aggregates.all()).filter((a) => Object.keys(a.metadata).length > 0),
       hosts: async (amended) => {
         const candidates = await this.cache.getOrCompute(amended.candidateRequest, () =>
           this.services.candidates.find(amended.candidateRequest),
@@ -92,7 +98,7 @@ export class SchedulingService {
     return { explanation: result.explanation, ranking: [...result.hosts] };
   }
 
-  /** Groups allocation requests by tree and loads the trees' views in one batch. */
+  /** Groups allocation requests by tree and builds the trees' views from the capacity index. */
   private async hostViews(c: AllocationCandidates): Promise<HostView[]> {
     const summaries = new Map(c.providerSummaries.map((s) => [s.providerUuid, s]));
     const requests: {
@@ -115,8 +121,25 @@ export class SchedulingService {
     if (rootOrder.length === 0) {
       return [];
     }
-    const rows = await loadHostRows(this.services.dataSource, rootOrder);
-    return buildHostViews({ ...rows, allocationRequests: requests }, rootOrder);
+    const [index, aggregates] = await Promise.all([
+      this.services.candidates.current(),
+      this.aggregates.all(),
+    ]);
+    const rows = hostRowsFromIndex(index, rootOrder);
+    const present = new Set(rows.roots);
+    const wanted = new Set(rows.memberships.map((m) => m.aggregateUuid));
+    const known = aggregates.filter((a) => wanted.has(a.uuid));
+    return buildHostViews(
+      {
+        ...rows,
+        aggregates: known.map((a) => ({ uuid: a.uuid, name: a.name })),
+        aggregateMetadata: known.flatMap((a) =>
+          Object.entries(a.metadata).map(([key, value]) => ({ aggregateUuid: a.uuid, key, value })),
+        ),
+        allocationRequests: requests.filter((r) => present.has(r.rootUuid)),
+      },
+      rows.roots,
+    );
   }
 
   /**
@@ -152,25 +175,95 @@ export class SchedulingService {
 
   /**
    * Places every consumer in order, claiming with setAllocations semantics. A consumer that
-   * already has allocations (a move) gets the new ones added to its current ones. On a
-   * conflict the next host is tried, up to maxClaimAttempts hosts per consumer.
+   * already has allocations (a move) gets the new ones added to its current ones, and the move is
+   * recorded for confirmMove / revertMove. On a conflict the next host is tried, up to
+   * maxClaimAttempts hosts per consumer. All or nothing, as Nova's multi-create: when a consumer
+   * cannot be placed (or its claim fails, e.g. over quota), the claims made earlier in this call
+   * are undone (generation-checked) and every selection says why.
    */
   async schedule(req: ScheduleRequest): Promise<ScheduleOutcome> {
     const selections: Selection[] = [];
+    const claimed: Claimed[] = [];
     let first: { explanation: Explanation; ranking: RankedHost[] } | undefined;
     for (const consumerUuid of req.consumerUuids) {
       const evaluated = await this.evaluate(req);
       first ??= evaluated;
-      selections.push(await this.claim(req, consumerUuid, evaluated));
+      let result: { selection: Selection; claimed: Claimed | null };
+      try {
+        result = await this.claim(req, consumerUuid, evaluated);
+      } catch (err) {
+        if (claimed.length > 0) {
+          const undone = await this.rollback(claimed);
+          if (err instanceof Error) {
+            err.message = `${err.message} (multi-create of ${req.consumerUuids.length}: consumer ${consumerUuid} failed; ${undone})`;
+          }
+        }
+        throw err;
+      }
+      selections.push(result.selection);
+      if (!result.claimed) {
+        if (req.consumerUuids.length > 1) {
+          return {
+            selections: await this.failAll(req, consumerUuid, result.selection, claimed),
+            explanation: first.explanation,
+            ranking: first.ranking,
+          };
+        }
+        break;
+      }
+      claimed.push(result.claimed);
     }
     return { selections, explanation: first!.explanation, ranking: first!.ranking };
+  }
+
+  /** Multi-create failed at `failed`: undo the earlier claims, explain every selection. */
+  private async failAll(
+    req: ScheduleRequest,
+    failed: string,
+    failure: Selection,
+    claimed: readonly Claimed[],
+  ): Promise<Selection[]> {
+    const undone = claimed.length > 0 ? await this.rollback(claimed) : '';
+    const why = `multi-create of ${req.consumerUuids.length} is all or nothing and consumer ${failed} could not be placed (${failure.reason})`;
+    return req.consumerUuids.map((consumerUuid): Selection => {
+      if (consumerUuid === failed) {
+        return failure;
+      }
+      const wasClaimed = claimed.some((c) => c.consumerUuid === consumerUuid);
+      return {
+        consumerUuid,
+        hostUuid: null,
+        allocations: [],
+        reason: wasClaimed ? `Released: ${why}; ${undone}` : `Not attempted: ${why}`,
+      };
+    });
+  }
+
+  /** Undoes claims in reverse order; says what happened (failures are logged, not thrown). */
+  private async rollback(claimed: readonly Claimed[]): Promise<string> {
+    const failed: string[] = [];
+    for (const c of [...claimed].reverse()) {
+      try {
+        await this.moves.undo(c);
+      } catch (err) {
+        failed.push(`${c.consumerUuid}: ${(err as Error).message}`);
+        this.log.warn(
+          { consumerUuid: c.consumerUuid, err: (err as Error).message },
+          'multi-create rollback could not release a claim (the consumer changed since)',
+        );
+      }
+    }
+    const ok = claimed.length - failed.length;
+    return failed.length === 0
+      ? `${ok} earlier claim(s) released`
+      : `${ok} earlier claim(s) released, ${failed.length} not: ${failed.join('; ')}`;
   }
 
   private async claim(
     req: ScheduleRequest,
     consumerUuid: string,
     evaluated: { explanation: Explanation; ranking: RankedHost[] },
-  ): Promise<Selection> {
+  ): Promise<{ selection: Selection; claimed: Claimed | null }> {
     const maxAttempts = this.opts.maxClaimAttempts ?? 10;
     const order = selectClaimOrder(evaluated.ranking, this.inFlight);
     let attempts = 0;
@@ -186,26 +279,25 @@ export class SchedulingService {
       attempts++;
       const release = this.inFlight.take(ranked.host.uuid);
       try {
-        const existing = await this.services.allocations.forConsumer(consumerUuid);
-        const allocations = mergeAllocations(existing.allocations, ar.allocations);
-        await this.services.allocations.set([
-          {
-            consumerUuid,
-            projectId: req.projectId,
-            userId: req.userId,
-            consumerType: req.consumerType ?? 'INSTANCE',
-            consumerGeneration: existing.consumer ? existing.consumer.generation : null,
-            allocations,
-          },
-        ]);
-        return {
+        const allocations = fromView(ar.allocations);
+        const claimed = await this.moves.claim({
           consumerUuid,
+          projectId: req.projectId,
+          userId: req.userId,
+          consumerType: req.consumerType ?? 'INSTANCE',
           hostUuid: ranked.host.uuid,
-          allocations: fromView(ar.allocations),
-          reason: null,
+          allocations,
+        });
+        return {
+          selection: { consumerUuid, hostUuid: ranked.host.uuid, allocations, reason: null },
+          claimed,
         };
       } catch (err) {
-        if (!(err instanceof ConflictError) || err.code === ErrorCode.QUOTA_EXCEEDED) {
+        if (
+          !(err instanceof ConflictError) ||
+          err.code === ErrorCode.QUOTA_EXCEEDED ||
+          err.code === ErrorCode.MOVE_IN_PROGRESS
+        ) {
           throw err;
         }
         lastError = err.message;
@@ -221,7 +313,7 @@ export class SchedulingService {
       evaluated.ranking.length === 0
         ? noValidHost(evaluated.explanation)
         : `No valid host: ${attempts} claim attempt(s) failed${lastError ? `; last: ${lastError}` : ''}`;
-    return { consumerUuid, hostUuid: null, allocations: [], reason };
+    return { selection: { consumerUuid, hostUuid: null, allocations: [], reason }, claimed: null };
   }
 }
 
@@ -258,26 +350,6 @@ function fromView(
     providerUuid,
     resources,
   }));
-}
-
-function mergeAllocations(
-  existing: readonly { resourceProviderUuid: string; resourceClass: string; used: number }[],
-  added: Readonly<Record<string, Readonly<Record<string, number>>>>,
-): { providerUuid: string; resources: Record<string, number> }[] {
-  const out = new Map<string, Record<string, number>>();
-  for (const a of existing) {
-    const r = out.get(a.resourceProviderUuid) ?? {};
-    r[a.resourceClass] = (r[a.resourceClass] ?? 0) + a.used;
-    out.set(a.resourceProviderUuid, r);
-  }
-  for (const [rp, res] of Object.entries(added)) {
-    const r = out.get(rp) ?? {};
-    for (const [rc, n] of Object.entries(res)) {
-      r[rc] = (r[rc] ?? 0) + n;
-    }
-    out.set(rp, r);
-  }
-  return [...out].map(([providerUuid, resources]) => ({ providerUuid, resources }));
 }
 
 function noValidHost(e: Explanation): string {

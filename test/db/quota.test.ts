@@ -1,6 +1,7 @@
 // Quota limits and claim-time enforcement against real PostgreSQL/PGlite (seed 004, plus limits
 // enforced inside the claim transaction).
 import { randomUUID } from 'node:crypto';
+import { normalizeInputsOrThrow } from '../../src/placement/allocation-write';
 import { ErrorCode } from '../../src/placement/errors';
 import { createServices, type Services } from '../../src/services';
 import { createTestDb, onEmbedded, type TestDb } from '../support/db';
@@ -278,4 +279,56 @@ describe('quota', () => {
       );
     },
   );
+  it('runs claims of a project without limits in parallel, while setLimits waits for them (real PostgreSQL)', async () => {
+    if (onEmbedded()) {
+      process.stdout.write(
+        '[berth tests] skipped: parallel claims under an open transaction need real PostgreSQL\n',
+      );
+      return;
+    }
+    const p = `p-${randomUUID()}`;
+    const [a, b] = await Promise.all([
+      buildResourceProvider(s, { inventories: [{ resourceClass: 'VCPU', total: 8 }] }),
+      buildResourceProvider(s, { inventories: [{ resourceClass: 'VCPU', total: 8 }] }),
+    ]);
+    // The project and user rows exist (a first claim creates them; inserting them is not the point).
+    await s.allocations.set([claimIn(p, host.uuid, { VCPU: 1 })]);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    let entered!: () => void;
+    const inside = new Promise<void>((r) => {
+      entered = r;
+    });
+    const held = db.dataSource.transaction(async (em) => {
+      await s.allocations.setIn(
+        em,
+        normalizeInputsOrThrow([claimIn(p, a.uuid, { VCPU: 1 })]),
+        {},
+        () => undefined,
+      );
+      entered();
+      await gate;
+    });
+    await inside;
+    // With the first claim's transaction still open, a second claim of the project completes.
+    await s.allocations.set([claimIn(p, b.uuid, { VCPU: 1 })]);
+    // A limit cannot be set under the open claim: setLimits waits for it to commit.
+    let limited = false;
+    const limit = s.quota
+      .setLimits({ projectId: p, limits: [{ resource: 'VCPU', limit: 3 }] })
+      .then(() => {
+        limited = true;
+      });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(limited).toBe(false);
+    release();
+    await held;
+    await limit;
+    expect(limited).toBe(true);
+    await expect(s.allocations.set([claimIn(p, b.uuid, { VCPU: 1 })])).rejects.toMatchObject({
+      code: ErrorCode.QUOTA_EXCEEDED,
+    });
+  });
 });

@@ -85,6 +85,61 @@ describe('scheduling service', () => {
     await s.providers.delete(big.uuid);
   });
 
+  it('sees aggregate metadata changes at once (the metadata cache is invalidated) and new usage', async () => {
+    const agg = randomUUID();
+    await s.aggregates.setMetadata(agg, 'fast', [{ key: 'ssd', value: 'true' }]);
+    const rp = await buildResourceProvider(s, {
+      inventories: [{ resourceClass: 'VCPU', total: 4 }],
+      aggregates: [agg],
+    });
+    const passed = async () => {
+      const out = await sched.service.explain(request(1, 1, { ssd: 'true' }));
+      return out.ranking.some((r) => r.host.uuid === rp.uuid);
+    };
+    expect(await passed()).toBe(true);
+    await s.aggregates.setMetadata(agg, 'fast', [{ key: 'ssd', value: 'false' }]);
+    expect(await passed()).toBe(false);
+    await s.aggregates.setMetadata(agg, 'fast', [{ key: 'ssd', value: 'true' }]);
+    expect(await passed()).toBe(true);
+    // The host view's usage follows allocations (from the index the change feed keeps current).
+    const consumer = randomUUID();
+    await s.allocations.set([
+      {
+        consumerUuid: consumer,
+        projectId: 'p1',
+        userId: 'u1',
+        consumerGeneration: null,
+        allocations: [{ providerUuid: rp.uuid, resources: { VCPU: 3 } }],
+      },
+    ]);
+    const out = await sched.service.explain(request(1, 1, { ssd: 'true' }));
+    const host = out.ranking.find((r) => r.host.uuid === rp.uuid)!.host;
+    expect(host.root.inventories.VCPU).toMatchObject({ used: 3 });
+    await s.allocations.deleteForConsumer(consumer);
+    await s.providers.delete(rp.uuid);
+  });
+
+  it('gives plugins the whole tree of a nested host (root first, children with their parent)', async () => {
+    const root = await buildResourceProvider(s, { traits: ['HW_CPU_X86_AVX2'] });
+    const numa = await buildResourceProvider(s, {
+      parentUuid: root.uuid,
+      inventories: [{ resourceClass: 'VCPU', total: 8 }],
+      traits: ['HW_NUMA_ROOT'],
+    });
+    const out = await sched.service.explain(request(1, 2));
+    const host = out.ranking.find((r) => r.host.uuid === root.uuid)!.host;
+    expect(host.providers.map((p) => [p.uuid, p.parentUuid])).toEqual([
+      [root.uuid, null],
+      [numa.uuid, root.uuid],
+    ]);
+    expect(host.root.traits).toContain('HW_CPU_X86_AVX2');
+    expect(host.providers[1]!.traits).toEqual(['HW_NUMA_ROOT']);
+    expect(host.providers[1]!.inventories.VCPU).toMatchObject({ total: 8, used: 0 });
+    expect(host.allocationRequests[0]!.allocations).toEqual({ [numa.uuid]: { VCPU: 2 } });
+    await s.providers.delete(numa.uuid);
+    await s.providers.delete(root.uuid);
+  });
+
   it('schedules several consumers; later ones see earlier claims', async () => {
     const a = await buildResourceProvider(s, {
       inventories: [{ resourceClass: 'VCPU', total: 2 }],

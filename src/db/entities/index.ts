@@ -2,6 +2,7 @@
 import { PlacementAggregate } from './aggregate';
 import { Allocation } from './allocation';
 import { Consumer } from './consumer';
+import { ConsumerMove } from './consumer-move';
 import { ConsumerType } from './consumer-type';
 import { Inventory } from './inventory';
 import { AggregateMetadata, ResourceProviderAggregate, ResourceProviderTrait } from './links';
@@ -18,6 +19,7 @@ export const entities = [
   AggregateMetadata,
   Allocation,
   Consumer,
+  ConsumerMove,
   ConsumerType,
   Inventory,
   Project,

@@ -1,0 +1,356 @@
+// Claims made by `schedule`, and the moves they start. Nova gives a moving instance's source
+// allocations to a migration consumer and the destination ones to the instance, then confirms
+// (drop the migration's) or reverts (swap back). berth doubles the allocations on the one consumer
+// instead, as the issue asks, and records which amounts are the source and which the destination
+// in `consumer_moves`, so confirmMove / revertMove can drop one side in one transaction (also
+// right when both sides use the same sharing provider, whose amounts are summed on one row).
+// Every write is a consumer-generation compare-and-swap inside the allocation write transaction.
+import type { DataSource, EntityManager } from 'typeorm';
+import type { AllocationService } from '../placement/allocation';
+import type { ProviderAllocation } from '../placement/allocation-candidates/results';
+import { normalizeInputsOrThrow } from '../placement/allocation-write';
+import { type ChangeBus, type ChangeSet, writeTransaction } from '../placement/change-bus';
+import { consumersByUuid } from '../placement/consumer';
+import { ConcurrentUpdateError, ConflictError, ErrorCode } from '../placement/errors';
+import type { ConsumerRecord } from '../placement/types';
+import { normalizeUuidOrThrow } from '../placement/uuid';
+
+/** Allocations as provider uuid -> class -> amount. */
+export type AllocationMap = Map<string, Map<string, number>>;
+
+/** What a claim needs to know. */
+export interface ClaimInput {
+  readonly consumerUuid: string;
+  readonly projectId: string;
+  readonly userId: string;
+  readonly consumerType: string;
+  /** Root provider uuid of the chosen host. */
+  readonly hostUuid: string;
+  /** The allocation request to add. */
+  readonly allocations: readonly ProviderAllocation[];
+}
+
+/** A successful claim, enough to undo it (multi-create rollback). */
+export interface Claimed {
+  readonly consumerUuid: string;
+  /** The consumer generation right after the claim. */
+  readonly generation: number;
+  /** The consumer's allocations before the claim (empty for a new consumer). */
+  readonly previous: readonly ProviderAllocation[];
+  /** True when the claim started a move (the consumer already had allocations). */
+  readonly moved: boolean;
+}
+
+/** A move in progress. */
+export interface MoveRecord {
+  readonly consumerUuid: string;
+  readonly destinationRootUuid: string;
+  readonly source: readonly ProviderAllocation[];
+  readonly destination: readonly ProviderAllocation[];
+  readonly createdAt: Date;
+}
+
+/** Which side of a move to drop: confirm drops the source, revert the destination. */
+export type MoveSide = 'source' | 'destination';
+
+interface ConsumerRow {
+  id: number;
+  generation: number;
+}
+
+interface MoveRow {
+  destination_root_uuid: string;
+  source_allocations: ProviderAllocation[];
+  destination_allocations: ProviderAllocation[];
+  created_at: Date;
+}
+
+/** Claims, rollbacks of claims, and confirm / revert of moves. */
+export class MoveService {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly bus: ChangeBus,
+    private readonly allocations: AllocationService,
+  ) {}
+
+  /**
+   * Adds `input.allocations` to the consumer's allocations in one transaction (setAllocations
+   * semantics with the consumer generation read in it; a new consumer is created). When the
+   * consumer already had allocations, the move is recorded.
+   * @throws ConflictError (capacity, generation, MOVE_IN_PROGRESS) and the allocation write's errors.
+   */
+  claim(input: ClaimInput): Promise<Claimed> {
+    return writeTransaction(this.ds, this.bus, async (em, changes) => {
+      const { consumer, current } = await readConsumerWithAllocations(em, input.consumerUuid);
+      if (consumer && current.size > 0) {
+        const move = await readMove(em, consumer.id);
+        // A record whose amounts are no longer held is stale (the allocations were replaced
+        // behind the move's back); it is overwritten.
+        if (
+          move &&
+          subtract(current, move.source_allocations) &&
+          subtract(current, move.destination_allocations)
+        ) {
+          throw new ConflictError(
+            `Consumer ${input.consumerUuid} has a move in progress (to host ${move.destination_root_uuid}); confirm or revert it first.`,
+            ErrorCode.MOVE_IN_PROGRESS,
+          );
+        }
+      }
+      const merged = add(current, input.allocations);
+      await this.write(em, changes, input.consumerUuid, consumer?.generation ?? null, merged, {
+        projectId: input.projectId,
+        userId: input.userId,
+        consumerType: input.consumerType,
+      });
+      const previous = toList(current);
+      if (consumer && current.size > 0) {
+        await em.query(
+          `INSERT INTO consumer_moves (consumer_id, destination_root_uuid, source_allocations, destination_allocations)
+           VALUES ($1, $2, $3::jsonb, $4::jsonb)
+           ON CONFLICT (consumer_id) DO UPDATE SET destination_root_uuid = EXCLUDED.destination_root_uuid,
+             source_allocations = EXCLUDED.source_allocations,
+             destination_allocations = EXCLUDED.destination_allocations, created_at = now()`,
+          [
+            consumer.id,
+            input.hostUuid,
+            JSON.stringify(previous),
+            JSON.stringify(toList(add(new Map(), input.allocations))),
+          ],
+        );
+      }
+      // lockConsumers creates a consumer at generation 0 and finishConsumers increments it; the
+      // row stays locked until commit, so this is the generation the claim leaves.
+      const generation = (consumer?.generation ?? 0) + 1;
+      return { consumerUuid: input.consumerUuid, generation, previous, moved: previous.length > 0 };
+    });
+  }
+
+  /**
+   * Undoes a claim of this process: restores the previous allocations (deleting a new consumer)
+   * if the consumer is still at the claim's generation, and forgets the move it started.
+   * @throws ConcurrentUpdateError when the consumer changed since the claim.
+   */
+  undo(claimed: Claimed): Promise<void> {
+    return writeTransaction(this.ds, this.bus, async (em, changes) => {
+      const consumer = await readConsumer(em, claimed.consumerUuid);
+      await this.write(
+        em,
+        changes,
+        claimed.consumerUuid,
+        claimed.generation,
+        add(new Map(), claimed.previous),
+        {},
+      );
+      if (consumer && claimed.previous.length > 0) {
+        await em.query('DELETE FROM consumer_moves WHERE consumer_id = $1', [consumer.id]);
+      }
+    });
+  }
+
+  /** The move in progress for a consumer, or null. */
+  async find(consumerUuid: string): Promise<MoveRecord | null> {
+    const uuid = normalizeUuidOrThrow(consumerUuid, 'consumer uuid');
+    const rows: (MoveRow & { uuid: string })[] = await this.ds.query(
+      `SELECT c.uuid, m.destination_root_uuid, m.source_allocations, m.destination_allocations, m.created_at
+       FROM consumer_moves m JOIN consumers c ON c.id = m.consumer_id WHERE c.uuid = $1`,
+      [uuid],
+    );
+    const r = rows[0];
+    return r
+      ? {
+          consumerUuid: uuid,
+          destinationRootUuid: r.destination_root_uuid,
+          source: r.source_allocations,
+          destination: r.destination_allocations,
+          createdAt: r.created_at,
+        }
+      : null;
+  }
+
+  /**
+   * Ends a move by dropping one side of the consumer's allocations ('source' = confirm,
+   * 'destination' = revert) and forgetting the move, atomically. With `consumerGeneration` the
+   * caller's view is checked too; without it a concurrent change is retried a few times.
+   * @throws ConflictError MOVE_NOT_IN_PROGRESS; ConcurrentUpdateError (generation, or the
+   *   allocations no longer hold the recorded amounts).
+   */
+  async end(
+    consumerUuid: string,
+    drop: MoveSide,
+    consumerGeneration?: number,
+  ): Promise<ConsumerRecord | null> {
+    const uuid = normalizeUuidOrThrow(consumerUuid, 'consumer uuid');
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.endOnce(uuid, drop, consumerGeneration);
+      } catch (err) {
+        const retry =
+          err instanceof ConcurrentUpdateError && consumerGeneration === undefined && attempt < 3;
+        if (!retry) {
+          throw err;
+        }
+      }
+    }
+  }
+
+  private endOnce(
+    uuid: string,
+    drop: MoveSide,
+    consumerGeneration: number | undefined,
+  ): Promise<ConsumerRecord | null> {
+    return writeTransaction(this.ds, this.bus, async (em, changes) => {
+      const consumer = await readConsumer(em, uuid);
+      const move = consumer ? await readMove(em, consumer.id) : null;
+      if (!consumer || !move) {
+        throw new ConflictError(
+          `Consumer ${uuid} has no move in progress (nothing to ${drop === 'source' ? 'confirm' : 'revert'}).`,
+          ErrorCode.MOVE_NOT_IN_PROGRESS,
+        );
+      }
+      if (consumerGeneration !== undefined && consumerGeneration !== consumer.generation) {
+        throw new ConcurrentUpdateError(
+          `consumer generation conflict - expected ${consumer.generation} but got ${consumerGeneration}`,
+        );
+      }
+      const current = await readAllocations(em, consumer.id);
+      const side = drop === 'source' ? move.source_allocations : move.destination_allocations;
+      const remaining = subtract(current, side);
+      if (!remaining) {
+        throw new ConcurrentUpdateError(
+          `The allocations of consumer ${uuid} no longer hold the move's ${drop} amounts (they were replaced since the move was scheduled).`,
+        );
+      }
+      await this.write(em, changes, uuid, consumer.generation, remaining, {});
+      await em.query('DELETE FROM consumer_moves WHERE consumer_id = $1', [consumer.id]);
+      return (await consumersByUuid(em, [uuid])).get(uuid) ?? null;
+    });
+  }
+
+  private async write(
+    em: EntityManager,
+    changes: ChangeSet,
+    consumerUuid: string,
+    generation: number | null,
+    allocations: AllocationMap,
+    owner: { projectId?: string; userId?: string; consumerType?: string },
+  ): Promise<void> {
+    const inputs = normalizeInputsOrThrow([
+      { consumerUuid, consumerGeneration: generation, allocations: toList(allocations), ...owner },
+    ]);
+    await this.allocations.setIn(em, inputs, {}, (ids) => changes.providers(ids));
+  }
+}
+
+async function readConsumer(em: EntityManager, uuid: string): Promise<ConsumerRow | null> {
+  const rows: ConsumerRow[] = await em.query(
+    'SELECT id, generation FROM consumers WHERE uuid = $1',
+    [uuid],
+  );
+  return rows[0] ?? null;
+}
+
+/** The consumer (or null) and its allocations, in one round trip. */
+async function readConsumerWithAllocations(
+  em: EntityManager,
+  uuid: string,
+): Promise<{ consumer: ConsumerRow | null; current: AllocationMap }> {
+  const rows: {
+    id: number;
+    generation: number;
+    provider_uuid: string | null;
+    resource_class: string | null;
+    used: number | null;
+  }[] = await em.query(
+    `SELECT c.id, c.generation, rp.uuid AS provider_uuid, rc.name AS resource_class, a.used
+     FROM consumers c LEFT JOIN allocations a ON a.consumer_id = c.id
+     LEFT JOIN resource_providers rp ON rp.id = a.resource_provider_id
+     LEFT JOIN resource_classes rc ON rc.id = a.resource_class_id WHERE c.uuid = $1`,
+    [uuid],
+  );
+  const first = rows[0];
+  const current: AllocationMap = new Map();
+  for (const r of rows) {
+    if (r.provider_uuid === null || r.resource_class === null || r.used === null) {
+      continue;
+    }
+    const res = current.get(r.provider_uuid) ?? new Map<string, number>();
+    res.set(r.resource_class, (res.get(r.resource_class) ?? 0) + r.used);
+    current.set(r.provider_uuid, res);
+  }
+  return { consumer: first ? { id: first.id, generation: first.generation } : null, current };
+}
+
+async function readAllocations(em: EntityManager, consumerId: number): Promise<AllocationMap> {
+  const rows: { provider_uuid: string; resource_class: string; used: number }[] = await em.query(
+    `SELECT rp.uuid AS provider_uuid, rc.name AS resource_class, a.used
+     FROM allocations a JOIN resource_providers rp ON rp.id = a.resource_provider_id
+     JOIN resource_classes rc ON rc.id = a.resource_class_id WHERE a.consumer_id = $1`,
+    [consumerId],
+  );
+  const out: AllocationMap = new Map();
+  for (const r of rows) {
+    const res = out.get(r.provider_uuid) ?? new Map<string, number>();
+    res.set(r.resource_class, (res.get(r.resource_class) ?? 0) + r.used);
+    out.set(r.provider_uuid, res);
+  }
+  return out;
+}
+
+async function readMove(em: EntityManager, consumerId: number): Promise<MoveRow | null> {
+  const rows: MoveRow[] = await em.query(
+    `SELECT destination_root_uuid, source_allocations, destination_allocations, created_at
+     FROM consumer_moves WHERE consumer_id = $1`,
+    [consumerId],
+  );
+  return rows[0] ?? null;
+}
+
+/** `base` plus `added` (a new map). */
+export function add(base: AllocationMap, added: readonly ProviderAllocation[]): AllocationMap {
+  const out: AllocationMap = new Map([...base].map(([rp, res]) => [rp, new Map(res)]));
+  for (const a of added) {
+    const res = out.get(a.providerUuid) ?? new Map<string, number>();
+    for (const [rc, n] of Object.entries(a.resources)) {
+      res.set(rc, (res.get(rc) ?? 0) + n);
+    }
+    out.set(a.providerUuid, res);
+  }
+  return out;
+}
+
+/** `base` minus `side`, dropping zeros; null when `base` does not hold all of `side`. */
+export function subtract(
+  base: AllocationMap,
+  side: readonly ProviderAllocation[],
+): AllocationMap | null {
+  const out: AllocationMap = new Map([...base].map(([rp, res]) => [rp, new Map(res)]));
+  for (const a of side) {
+    const res = out.get(a.providerUuid);
+    for (const [rc, n] of Object.entries(a.resources)) {
+      const have = res?.get(rc) ?? 0;
+      if (!res || have < n) {
+        return null;
+      }
+      if (have === n) {
+        res.delete(rc);
+      } else {
+        res.set(rc, have - n);
+      }
+    }
+    if (res && res.size === 0) {
+      out.delete(a.providerUuid);
+    }
+  }
+  return out;
+}
+
+/** The map as a list, providers and classes sorted (stable records). */
+export function toList(m: AllocationMap): ProviderAllocation[] {
+  return [...m]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([providerUuid, res]) => ({
+      providerUuid,
+      resources: Object.fromEntries([...res].sort(([a], [b]) => a.localeCompare(b))),
+    }));
+}

@@ -1,6 +1,11 @@
 // Ordered list of migrations (explicit, so compiled and ts-node runs see the same set).
 import { InitialSchema1763800000000 } from './1763800000000-InitialSchema';
 import { QuotaLimits1763900000000 } from './1763900000000-QuotaLimits';
+import { ApiTokens1764000000000 } from './1764000000000-ApiTokens';
 
 /** Every migration class, oldest first. */
-export const migrations = [InitialSchema1763800000000, QuotaLimits1763900000000];
+export const migrations = [
+  InitialSchema1763800000000,
+  QuotaLimits1763900000000,
+  ApiTokens1764000000000,
+];

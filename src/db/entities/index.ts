@@ -1,6 +1,7 @@
 // The list of TypeORM entities (composition only: registers, does not re-export).
 import { PlacementAggregate } from './aggregate';
 import { Allocation } from './allocation';
+import { ApiToken } from './api-token';
 import { Consumer } from './consumer';
 import { ConsumerType } from './consumer-type';
 import { Inventory } from './inventory';
@@ -17,6 +18,7 @@ export const entities = [
   PlacementAggregate,
   AggregateMetadata,
   Allocation,
+  ApiToken,
   Consumer,
   ConsumerType,
   Inventory,

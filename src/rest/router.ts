@@ -91,6 +91,8 @@ export function createRestRouter(deps: {
         auth.reason ? { 'www-authenticate': 'Token' } : {},
       );
     }
+    const version = negotiateVersionOrThrow(headers[VERSION_HEADER] as string | undefined);
+    ctx.version = version;
     if (deps.limiter && deps.config.restAuth === 'token') {
       const who = caller?.token
         ? `token:${caller.token.id}`
@@ -105,8 +107,6 @@ export function createRestRouter(deps: {
         );
       }
     }
-    const version = negotiateVersionOrThrow(headers[VERSION_HEADER] as string | undefined);
-    ctx.version = version;
     let body: Buffer;
     try {
       body = await readBodyLimited(req, deps.config.limits.maxBodyBytes);

@@ -38,6 +38,8 @@ export function createGraphQL(deps: {
     landingPage: false,
     maskedErrors: { maskError },
     logging: false,
+    // Backstop for callers of yoga.fetch; the HTTP path answers 413 earlier (src/app.ts).
+    maxRequestBodySize: l.maxBodyBytes,
     plugins: [
       useAuth({
         authenticator: deps.authenticator,

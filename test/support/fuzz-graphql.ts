@@ -24,16 +24,33 @@ export interface MutationCase {
   readonly variables: Record<string, unknown>;
 }
 
-function scalarFor(scalar: string, name: string, pool: FuzzPool): fc.Arbitrary<unknown> {
+/** Hostile Ints that still pass GraphQL's Int coercion (32-bit): the domain must refuse them. */
+const int32 = () =>
+  fc.oneof(
+    fc.constantFrom(-1, 0, 1, 2 ** 31 - 1, -(2 ** 31), 2 ** 30),
+    fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }),
+  );
+
+function scalarFor(
+  scalar: string,
+  name: string,
+  pool: FuzzPool,
+  typed: boolean,
+): fc.Arbitrary<unknown> {
   const n = name.toLowerCase();
   if (scalar === 'Int' || scalar === 'Float') {
     const plausible = n.includes('generation')
       ? fc.integer({ min: 0, max: 6 })
       : fc.integer({ min: 0, max: 2048 });
-    return fc.oneof({ weight: 2, arbitrary: plausible }, { weight: 3, arbitrary: badNumber() });
+    return fc.oneof(
+      { weight: 2, arbitrary: plausible },
+      { weight: 3, arbitrary: typed ? int32() : badNumber() },
+    );
   }
   if (scalar === 'Boolean') {
-    return fc.oneof({ weight: 3, arbitrary: fc.boolean() }, { weight: 1, arbitrary: anyJson() });
+    return typed
+      ? fc.boolean()
+      : fc.oneof({ weight: 3, arbitrary: fc.boolean() }, { weight: 1, arbitrary: anyJson() });
   }
   if (scalar === 'JSON') {
     return fc.oneof(
@@ -57,40 +74,57 @@ function scalarFor(scalar: string, name: string, pool: FuzzPool): fc.Arbitrary<u
         : n.includes('provider') || n === 'uuid' || n === 'parentuuid'
           ? () => pool.providers
           : ids;
-    return fromPool(p, fc.oneof(badUuid(), badNumber()));
+    return fromPool(p, typed ? badUuid() : fc.oneof(badUuid(), badNumber()));
   }
+  const str = typed ? typedString() : badString();
   if (n.includes('resourceclass') || n === 'resource') {
-    return fromPool(() => pool.classes, badString());
+    return fromPool(() => pool.classes, str);
   }
   if (n.includes('trait') || n === 'name') {
-    return fromPool(() => [...pool.traits, ...pool.classes], badString());
+    return fromPool(() => [...pool.traits, ...pool.classes], str);
   }
   if (n.includes('project') || n.includes('user')) {
-    return fromPool(() => pool.projects, badString());
+    return fromPool(() => pool.projects, str);
   }
-  return fc.oneof(badString(), badNumber());
+  return typed ? typedString() : fc.oneof(badString(), badNumber());
 }
 
-/** An arbitrary for a value of `type`, named `name`, usually wrong in some way. */
+/** Type-correct hostile strings; NUL (refused up front) only rarely, so deeper rules are hit. */
+const typedString = () =>
+  fc.oneof(
+    { weight: 15, arbitrary: badString().filter((v) => !v.includes('\u0000')) },
+    { weight: 1, arbitrary: badString() },
+  );
+
+/**
+ * An arbitrary for a value of `type`, named `name`, usually wrong in some way. `typed` values
+ * pass GraphQL's own type checks (hostile content only), so they reach the domain rules; the
+ * others also break types, nullability and shapes.
+ */
 export function valueFor(
   type: GraphQLInputType,
   name: string,
   pool: FuzzPool,
+  typed: boolean,
   depth = 0,
+  nullable = true,
 ): fc.Arbitrary<unknown> {
   if (depth > 6) {
-    return anyJson();
+    return typed ? fc.constant(null) : anyJson();
   }
   if (isNonNullType(type)) {
-    return fc.oneof(
-      { weight: 12, arbitrary: valueFor(type.ofType, name, pool, depth + 1) },
-      { weight: 1, arbitrary: fc.constant(null) },
-      { weight: 1, arbitrary: anyJson() },
-    );
+    const inner = valueFor(type.ofType, name, pool, typed, depth + 1, !typed);
+    return typed
+      ? inner
+      : fc.oneof(
+          { weight: 12, arbitrary: inner },
+          { weight: 1, arbitrary: fc.constant(null) },
+          { weight: 1, arbitrary: anyJson() },
+        );
   }
   let inner: fc.Arbitrary<unknown>;
   if (isListType(type)) {
-    const item = valueFor(type.ofType, name, pool, depth + 1);
+    const item = valueFor(type.ofType, name, pool, typed, depth + 1);
     inner = fc.oneof(
       { weight: 6, arbitrary: fc.array(item, { maxLength: 4 }) },
       { weight: 1, arbitrary: item },
@@ -105,28 +139,35 @@ export function valueFor(
     const fields = type.getFields();
     const model: Record<string, fc.Arbitrary<unknown>> = {};
     for (const [k, f] of Object.entries(fields)) {
-      model[k] = valueFor(f.type, k, pool, depth + 1);
+      model[k] = valueFor(f.type, k, pool, typed, depth + 1);
     }
     const required = Object.entries(fields)
       .filter(([, f]) => isNonNullType(f.type))
       .map(([k]) => k);
-    inner = fc.oneof(
-      { weight: 8, arbitrary: fc.record(model, { requiredKeys: required }) },
-      { weight: 1, arbitrary: fc.record(model, { requiredKeys: [] }) },
-      {
-        weight: 1,
-        arbitrary: fc
-          .record(model, { requiredKeys: required })
-          .map((o) => ({ ...o, unexpectedField: 1 })),
-      },
-    );
+    inner = typed
+      ? fc.record(model, { requiredKeys: required })
+      : fc.oneof(
+          { weight: 8, arbitrary: fc.record(model, { requiredKeys: required }) },
+          { weight: 1, arbitrary: fc.record(model, { requiredKeys: [] }) },
+          {
+            weight: 1,
+            arbitrary: fc
+              .record(model, { requiredKeys: required })
+              .map((o) => ({ ...o, unexpectedField: 1 })),
+          },
+        );
   } else if (isEnumType(type)) {
-    inner = fc.oneof(
-      { weight: 3, arbitrary: fc.constantFrom(...type.getValues().map((v) => v.name)) },
-      { weight: 1, arbitrary: badString() },
-    );
+    const values = fc.constantFrom(...type.getValues().map((v) => v.name));
+    inner = typed
+      ? values
+      : fc.oneof({ weight: 3, arbitrary: values }, { weight: 1, arbitrary: badString() });
   } else {
-    inner = scalarFor(type.name, name, pool);
+    inner = scalarFor(type.name, name, pool, typed);
+  }
+  if (typed) {
+    return nullable
+      ? fc.oneof({ weight: 6, arbitrary: inner }, { weight: 1, arbitrary: fc.constant(null) })
+      : inner;
   }
   return fc.oneof(
     { weight: 10, arbitrary: inner },
@@ -150,12 +191,17 @@ export function mutationCaseFor(
   const query = `mutation${defs.length ? `(${defs.join(', ')})` : ''} { ${field.name}${
     uses.length ? `(${uses.join(', ')})` : ''
   }${selection(field)} }`;
-  const model: Record<string, fc.Arbitrary<unknown>> = {};
-  field.args.forEach((a, i) => {
-    model[`a${i}`] = valueFor(a.type, a.name, pool);
-  });
+  const record = (typed: boolean) => {
+    const model: Record<string, fc.Arbitrary<unknown>> = {};
+    field.args.forEach((a, i) => {
+      model[`a${i}`] = valueFor(a.type, a.name, pool, typed);
+    });
+    const required = field.args.flatMap((a, i) => (isNonNullType(a.type) ? [`a${i}`] : []));
+    return fc.record(model, { requiredKeys: typed ? required : [] });
+  };
+  // Half type-correct (reaches the domain rules), half type-breaking.
   return fc
-    .record(model, { requiredKeys: [] })
+    .oneof(record(true), record(false))
     .map((variables) => ({ field: field.name, query, variables }));
 }
 

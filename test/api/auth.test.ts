@@ -152,6 +152,7 @@ describe('GraphQL auth (BERTH_AUTH=on)', () => {
     const { token, info } = await t.app.tokens.create({ role: 'reader' });
     expect((await post(QUERY, {}, token)).status).toBe(200);
     expect(await t.app.tokens.revoke(info.id)).toBe(true);
+    expect(await t.app.tokens.revoke(info.id)).toBe(false);
     await new Promise((r) => setTimeout(r, 250));
     const r = await post(QUERY, {}, token);
     expect(r.status).toBe(401);

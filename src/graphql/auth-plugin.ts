@@ -87,20 +87,19 @@ export function useAuth(o: AuthPluginOptions): Plugin<{ caller?: Principal | nul
   return {
     async onRequest({ request, serverContext, endResponse }) {
       let principal: Principal | undefined;
+      let failure: string | undefined;
       if (o.authenticator) {
-        const token = bearerToken(request.headers.get('authorization'));
-        const result = await o.authenticator.verify(token);
-        if (!result.ok) {
-          endResponse(
-            errorResponse(401, result.reason, AUTH_CODES.unauthenticated, {
-              'www-authenticate': 'Bearer realm="berth"',
-            }),
-          );
-          return;
+        const result = await o.authenticator.verify(
+          bearerToken(request.headers.get('authorization')),
+        );
+        if (result.ok) {
+          principal = result.principal;
+          o.principals.set(request, principal);
+        } else {
+          failure = result.reason;
         }
-        principal = result.principal;
-        o.principals.set(request, principal);
       }
+      // Failed authentications count against the client address, so guessing is limited too.
       const who = principal
         ? `token:${principal.tokenId}`
         : `ip:${clientAddress(serverContext as Record<string, unknown>)}`;
@@ -113,6 +112,14 @@ export function useAuth(o: AuthPluginOptions): Plugin<{ caller?: Principal | nul
             AUTH_CODES.rateLimited,
             { 'retry-after': String(decision.retryAfterSeconds) },
           ),
+        );
+        return;
+      }
+      if (failure !== undefined) {
+        endResponse(
+          errorResponse(401, failure, AUTH_CODES.unauthenticated, {
+            'www-authenticate': 'Bearer realm="berth"',
+          }),
         );
       }
     },

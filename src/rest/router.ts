@@ -34,6 +34,19 @@ export interface RestRouter {
   handle(req: IncomingMessage, res: ServerResponse): void;
 }
 
+/** Counts one request for `who`. @throws HttpError 429 (with Retry-After) over the limit. */
+async function rateLimitOrThrow(limiter: RateLimiter, who: string): Promise<void> {
+  const decision = await limiter.hit(who);
+  if (!decision.allowed) {
+    throw new HttpError(
+      429,
+      `Rate limit exceeded: at most ${limiter.limit} requests per ${limiter.windowMs / 1000} s. Retry after ${decision.retryAfterSeconds} s.`,
+      'berth.rate_limited',
+      { 'retry-after': String(decision.retryAfterSeconds) },
+    );
+  }
+}
+
 /** webob makes a relative Location absolute with the request's scheme and host. */
 function absoluteLocation(req: IncomingMessage, r: RestResponse): RestResponse {
   const location = r.headers.location;
@@ -83,7 +96,13 @@ export function createRestRouter(deps: {
     const isRoot = path === '/' || path === '';
     const auth = await authenticate(deps.config.restAuth, headers, deps.authenticator);
     const caller = auth.ok ? auth.caller : null;
+    const limited = deps.limiter && deps.config.restAuth === 'token' ? deps.limiter : undefined;
+    const address = `ip:${req.socket?.remoteAddress ?? 'local'}`;
     if (!auth.ok && !isRoot) {
+      // Failed authentications count against the client address, so guessing is limited too.
+      if (limited) {
+        await rateLimitOrThrow(limited, address);
+      }
       throw new HttpError(
         401,
         auth.reason,
@@ -93,19 +112,10 @@ export function createRestRouter(deps: {
     }
     const version = negotiateVersionOrThrow(headers[VERSION_HEADER] as string | undefined);
     ctx.version = version;
-    if (deps.limiter && deps.config.restAuth === 'token') {
-      const who = caller?.token
-        ? `token:${caller.token.id}`
-        : `ip:${req.socket?.remoteAddress ?? 'local'}`;
-      const decision = await deps.limiter.hit(who);
-      if (!decision.allowed) {
-        throw new HttpError(
-          429,
-          `Rate limit exceeded: at most ${deps.limiter.limit} requests per ${deps.limiter.windowMs / 1000} s. Retry after ${decision.retryAfterSeconds} s.`,
-          'berth.rate_limited',
-          { 'retry-after': String(decision.retryAfterSeconds) },
-        );
-      }
+    if (limited && caller?.token) {
+      await rateLimitOrThrow(limited, `token:${caller.token.id}`);
+    } else if (limited && auth.ok) {
+      await rateLimitOrThrow(limited, address);
     }
     let body: Buffer;
     try {

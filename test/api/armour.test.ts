@@ -193,6 +193,16 @@ describe('rate limit', () => {
     expect((await post(t, q, { authorization: `Bearer ${b}` })).status).toBe(200);
   });
 
+  it('limits failed authentications per client address (token guessing)', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      statuses.push(
+        (await post(t, '{ version { berth } }', { authorization: 'Bearer nope' })).status,
+      );
+    }
+    expect(statuses).toEqual([401, 401, 401, 429]);
+  });
+
   it('limits REST token callers too, with Placement’s error body', async () => {
     const c = (await t.app.tokens.create({ role: 'reader' })).token;
     const { server, base } = await listen(t);

@@ -71,7 +71,10 @@ async function withApp<T>(
   const cache = process.env.REDIS_URL
     ? new RedisCache(process.env.REDIS_URL, undefined, `${schema}:`)
     : new MemoryCache();
-  const app = await createApp(loadConfig({ LOG_LEVEL: 'silent', ...env }), createLogger('silent'), {
+  // In-process bench: auth and the rate limit are off explicitly (the bench measures placement,
+  // not token checks; the auth overhead is one cached map lookup + one SHA-256 per request).
+  const config = loadConfig({ LOG_LEVEL: 'silent', BERTH_AUTH: 'off', BERTH_RATE_LIMIT: '0', ...env });
+  const app = await createApp(config, createLogger('silent'), {
     dataSource: ds,
     cache,
     changeChannel: `berth_changes_${schema}`,

@@ -2,10 +2,12 @@
 import { InitialSchema1763800000000 } from './1763800000000-InitialSchema';
 import { QuotaLimits1763900000000 } from './1763900000000-QuotaLimits';
 import { ConsumerMoves1764000000000 } from './1764000000000-ConsumerMoves';
+import { ApiTokens1764000000001 } from './1764000000001-ApiTokens';
 
 /** Every migration class, oldest first. */
 export const migrations = [
   InitialSchema1763800000000,
   QuotaLimits1763900000000,
   ConsumerMoves1764000000000,
+  ApiTokens1764000000001,
 ];

@@ -1,5 +1,6 @@
 // Per-request GraphQL context: request id, logger, services and fresh DataLoaders.
 import type { Scheduling } from '../src/app-scheduling';
+import type { Principal } from '../src/auth/authenticator';
 import type { Loaders } from '../src/loaders/create-loaders';
 import type { Logger } from '../src/logger';
 import type { Services } from '../src/services';
@@ -13,4 +14,6 @@ export interface Context {
   readonly loaders: Loaders;
   /** The scheduling pipeline (explainPlacement, schedule, schedulerPlugins). */
   readonly scheduling: Scheduling;
+  /** The authenticated token, or null when authentication is off. */
+  readonly caller: Principal | null;
 }

@@ -24,6 +24,14 @@ export function maskError(error: unknown, message: string): Error {
   ) {
     // Validation/parse errors written by graphql-js itself are safe to show, and so are input
     // coercion errors (e.g. an Int above 2^31 - 1), which wrap a GraphQLError from the scalar.
+    // Variable coercion errors come without a code: give them the stable BAD_USER_INPUT.
+    if (typeof error.extensions?.code !== 'string') {
+      return new GraphQLError(error.message, {
+        nodes: error.nodes,
+        path: error.path,
+        extensions: { ...error.extensions, code: 'BAD_USER_INPUT' },
+      });
+    }
     return error;
   }
   return new GraphQLError(message, {

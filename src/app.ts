@@ -5,6 +5,9 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DataSource } from 'typeorm';
 import { createScheduling, type Scheduling } from './app-scheduling';
+import { Authenticator } from './auth/authenticator';
+import { RateLimiter } from './auth/rate-limiter';
+import { TokenStore } from './auth/token-store';
 import type { Cache } from './cache/cache';
 import { MemoryCache } from './cache/memory-cache';
 import { RedisCache } from './cache/redis-cache';
@@ -13,6 +16,7 @@ import { type ChangeListener, startChangeListener } from './db/change-listener';
 import { createDataSource } from './db/data-source';
 import { type EmbeddedPg, startEmbeddedPg } from './db/embedded-pg';
 import { seedStandard } from './db/seed';
+import { BodyTooLargeError, readBodyLimited } from './http-body';
 import type { Logger } from './logger';
 import { ChangeBus } from './placement/change-bus';
 import { createRestRouter } from './rest/router';
@@ -28,6 +32,10 @@ export interface App {
   readonly services: Services;
   readonly scheduling: Scheduling;
   readonly graphql: ReturnType<typeof createGraphQL>;
+  /** API tokens (`berth token …`). */
+  readonly tokens: TokenStore;
+  /** Token verification; undefined when authentication is off. */
+  readonly authenticator: Authenticator | undefined;
   /** Node request listener serving every route. */
   handle(req: IncomingMessage, res: ServerResponse): void;
   /** Readiness: database reachable and migrated; cache state reported as detail. */
@@ -81,8 +89,13 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
     ? startChangeListener(listenUrl, bus, log)
     : undefined;
   const scheduling = createScheduling(config, services, cache, log);
-  const graphql = createGraphQL({ services, scheduling, log });
-  const rest = createRestRouter({ services, config, log });
+  const tokens = new TokenStore(ds);
+  const authenticator = config.auth
+    ? new Authenticator(tokens, config.limits.authCacheTtlMs, log)
+    : undefined;
+  const limiter = new RateLimiter(cache, config.limits.rateLimit, config.limits.rateLimitWindowMs);
+  const graphql = createGraphQL({ services, scheduling, log, config, authenticator, limiter });
+  const rest = createRestRouter({ services, config, log, authenticator, limiter });
 
   async function readiness() {
     const checks: Record<string, string> = {};
@@ -98,7 +111,11 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
     checks.cache = (await cache.healthy())
       ? `${cache.kind} ok`
       : `${cache.kind} down (degraded: uncached)`;
-    checks.auth = config.auth ? 'on' : 'off';
+    checks.auth = config.auth
+      ? 'on'
+      : config.authExplicit
+        ? 'off (BERTH_AUTH=off: every caller is admin)'
+        : 'off (embedded default: every caller is admin; BERTH_AUTH=on to enable)';
     return { ready, checks };
   }
 
@@ -130,6 +147,35 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
   function send(res: ServerResponse, status: number, body: unknown): void {
     res.writeHead(status, { 'content-type': 'application/json' });
     res.end(JSON.stringify(body));
+  }
+
+  /** Buffers the body under the size limit (413 otherwise), then hands the request to yoga. */
+  function serveGraphQL(req: IncomingMessage, res: ServerResponse, requestId: string): void {
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      graphql(req, res, { requestId });
+      return;
+    }
+    readBodyLimited(req, config.limits.maxBodyBytes).then(
+      (body) => {
+        // @whatwg-node uses an already-read, non-empty `req.body` instead of the (consumed)
+        // stream; an empty body becomes '{}' so yoga answers "Must provide query string." (400).
+        (req as IncomingMessage & { body?: Buffer }).body =
+          body.length > 0 ? body : Buffer.from('{}');
+        graphql(req, res, { requestId });
+      },
+      (err: unknown) => {
+        const tooLarge = err instanceof BodyTooLargeError;
+        res.setHeader('connection', 'close');
+        send(res, tooLarge ? 413 : 400, {
+          errors: [
+            {
+              message: tooLarge ? err.message : 'Could not read the request body.',
+              extensions: { code: tooLarge ? 'berth.request_too_large' : 'berth.bad_request' },
+            },
+          ],
+        });
+      },
+    );
   }
 
   function handle(req: IncomingMessage, res: ServerResponse): void {
@@ -166,7 +212,7 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
       return;
     }
     if (path === '/graphql' || path?.startsWith('/graphql/')) {
-      graphql(req, res, { requestId });
+      serveGraphQL(req, res, requestId);
       return;
     }
     // --- REST facade (Placement API) at BERTH_REST_PREFIX; '' serves it at '/' ---
@@ -186,6 +232,8 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
     services,
     scheduling,
     graphql,
+    tokens,
+    authenticator,
     handle,
     readiness,
     async close() {

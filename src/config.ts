@@ -31,6 +31,18 @@ const schema = z.object({
   BERTH_REST_AUTH: z.enum(['noauth2', 'token']).optional(),
   BERTH_PLUGIN_DIRS: z.string().optional(),
   BERTH_INTROSPECTION: onOff.optional(),
+  BERTH_AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3600000).default(10000),
+  BERTH_MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(4 * 1024 * 1024),
+  BERTH_GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(15),
+  BERTH_GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(50),
+  BERTH_GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).default(10000),
+  BERTH_GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(250000),
+  BERTH_RATE_LIMIT: z.coerce.number().int().min(0).default(3000),
+  BERTH_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(100).default(10000),
   BERTH_SCHEDULER_FILTERS: z.string().optional(),
   BERTH_SCHEDULER_WEIGHERS: z.string().optional(),
   BERTH_SCHEDULER_CONFIG: z.string().optional(),
@@ -60,8 +72,27 @@ export interface Config {
   readonly restPrefix: string;
   readonly restAuth: 'noauth2' | 'token';
   readonly pluginDirs: readonly string[];
+  /** GraphQL introspection allowed? Defaults to on embedded, off with DATABASE_URL. */
   readonly introspection: boolean;
   readonly embedded: boolean;
+  /** Input armour and rate limits (README "Security"). */
+  readonly limits: {
+    /** Verified-token cache period in ms: a revoked token stops working within this bound. */
+    readonly authCacheTtlMs: number;
+    /** Largest request body (GraphQL and REST), in bytes; larger gets 413. */
+    readonly maxBodyBytes: number;
+    /** Deepest field nesting of one GraphQL operation (fragments expanded). */
+    readonly maxDepth: number;
+    /** Most aliased fields in one GraphQL operation. */
+    readonly maxAliases: number;
+    /** Most lexical tokens in one GraphQL document (graphql-js parser `maxTokens`). */
+    readonly maxTokens: number;
+    /** Largest static cost of one GraphQL operation (see src/graphql/armour-rules.ts). */
+    readonly maxCost: number;
+    /** Requests per window per token (or client address when auth is off); 0 = unlimited. */
+    readonly rateLimit: number;
+    readonly rateLimitWindowMs: number;
+  };
   /** Scheduler pipeline settings. */
   readonly scheduler: {
     readonly filters: readonly string[];
@@ -159,8 +190,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .split(/[,:]/)
       .map((s) => s.trim())
       .filter((s) => s.length > 0),
-    introspection: e.BERTH_INTROSPECTION ?? true,
+    introspection: e.BERTH_INTROSPECTION ?? embedded,
     embedded,
+    limits: {
+      authCacheTtlMs: e.BERTH_AUTH_CACHE_TTL_MS,
+      maxBodyBytes: e.BERTH_MAX_BODY_BYTES,
+      maxDepth: e.BERTH_GRAPHQL_MAX_DEPTH,
+      maxAliases: e.BERTH_GRAPHQL_MAX_ALIASES,
+      maxTokens: e.BERTH_GRAPHQL_MAX_TOKENS,
+      maxCost: e.BERTH_GRAPHQL_MAX_COST,
+      rateLimit: e.BERTH_RATE_LIMIT,
+      rateLimitWindowMs: e.BERTH_RATE_LIMIT_WINDOW_MS,
+    },
     scheduler: {
       filters: list(e.BERTH_SCHEDULER_FILTERS, DEFAULT_FILTERS),
       weighers: list(e.BERTH_SCHEDULER_WEIGHERS, DEFAULT_WEIGHERS),

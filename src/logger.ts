@@ -3,9 +3,12 @@ import pino, { type Logger } from 'pino';
 
 export type { Logger };
 
-/** Builds the root logger. Secrets (tokens, auth headers) are redacted wherever they appear. */
-export function createLogger(level: string): Logger {
-  return pino({
+/**
+ * Builds the root logger (stdout, or `destination`). Secrets (tokens, auth headers) are
+ * redacted wherever they appear.
+ */
+export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
     level,
     base: { service: 'berth' },
     redact: {
@@ -16,8 +19,11 @@ export function createLogger(level: string): Logger {
         'headers["x-auth-token"]',
         'token',
         '*.token',
+        'secret',
+        '*.secret',
       ],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

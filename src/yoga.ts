@@ -1,10 +1,16 @@
-// Composition root of the GraphQL endpoint: yoga over the Pothos schema with the one error mask.
+// Composition root of the GraphQL endpoint: yoga over the Pothos schema with the one error mask,
+// authentication/authorisation, rate limit and armour (src/graphql).
 import { randomUUID } from 'node:crypto';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { Context } from '../schema/context';
 import { maskError } from '../schema/errors';
 import { schema } from '../schema/index';
 import type { Scheduling } from './app-scheduling';
+import type { Authenticator, Principal } from './auth/authenticator';
+import type { RateLimiter } from './auth/rate-limiter';
+import type { Config } from './config';
+import { useArmour } from './graphql/armour-plugin';
+import { useAuth } from './graphql/auth-plugin';
 import { createLoaders } from './loaders/create-loaders';
 import type { Logger } from './logger';
 import type { Services } from './services';
@@ -19,7 +25,13 @@ export function createGraphQL(deps: {
   services: Services;
   scheduling: Scheduling;
   log: Logger;
+  config: Config;
+  /** undefined = authentication off. */
+  authenticator: Authenticator | undefined;
+  limiter: RateLimiter;
 }): YogaServerInstance<ServerContext, Context> {
+  const principals = new WeakMap<Request, Principal>();
+  const l = deps.config.limits;
   return createYoga<ServerContext, Context>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -39,7 +51,24 @@ export function createGraphQL(deps: {
       },
     },
     logging: false,
-    context: ({ requestId }): Context => {
+    // Backstop for callers of yoga.fetch; the HTTP path answers 413 earlier (src/app.ts).
+    maxRequestBodySize: l.maxBodyBytes,
+    plugins: [
+      useAuth({
+        authenticator: deps.authenticator,
+        limiter: deps.limiter,
+        services: deps.services,
+        principals,
+      }),
+      useArmour({
+        maxDepth: l.maxDepth,
+        maxAliases: l.maxAliases,
+        maxCost: l.maxCost,
+        maxTokens: l.maxTokens,
+        introspection: deps.config.introspection,
+      }),
+    ],
+    context: ({ requestId, request }): Context => {
       const id = requestId ?? randomUUID();
       return {
         requestId: id,
@@ -47,6 +76,7 @@ export function createGraphQL(deps: {
         services: deps.services,
         loaders: createLoaders(deps.services),
         scheduling: deps.scheduling,
+        caller: principals.get(request) ?? null,
       };
     },
   });

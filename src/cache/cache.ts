@@ -20,8 +20,12 @@ export interface Cache {
   /** Remaining time to live in milliseconds, or undefined when absent. */
   ttl(key: string): Promise<number | undefined>;
   delete(key: string): Promise<void>;
-  /** Atomically increments an integer counter (created at 0); undefined when the backend is down. */
-  incr(key: string): Promise<number | undefined>;
+  /**
+   * Atomically increments an integer counter (created at 0); undefined when the backend is down.
+   * With `ttlMs`, a counter created by this call expires after `ttlMs` milliseconds (later
+   * increments keep the original expiry: a fixed window).
+   */
+  incr(key: string, ttlMs?: number): Promise<number | undefined>;
   /** Deletes every key starting with `prefix`. */
   invalidatePrefix(prefix: string): Promise<void>;
   /** True when the backend answers. */

@@ -34,9 +34,15 @@ export class MemoryCache implements Cache {
     return Number.isFinite(remaining) ? remaining : undefined;
   }
 
-  async incr(key: string): Promise<number> {
-    const next = Number(JSON.parse(this.lru.get(key) ?? '0')) + 1;
-    this.lru.set(key, JSON.stringify(next));
+  async incr(key: string, ttlMs?: number): Promise<number> {
+    const current = this.lru.get(key);
+    const next = Number(JSON.parse(current ?? '0')) + 1;
+    if (current === undefined && ttlMs !== undefined) {
+      this.lru.set(key, JSON.stringify(next), { ttl: Math.max(1, Math.floor(ttlMs)) });
+    } else {
+      // noUpdateTTL keeps a fixed window's original expiry.
+      this.lru.set(key, JSON.stringify(next), { noUpdateTTL: true });
+    }
     return next;
   }
 

@@ -117,11 +117,24 @@ export class RedisCache implements Cache {
     }
   }
 
-  async incr(key: string): Promise<number | undefined> {
+  async incr(key: string, ttlMs?: number): Promise<number | undefined> {
     if (!(await this.usable())) {
       return undefined;
     }
     try {
+      if (ttlMs !== undefined) {
+        // MULTI: create the counter with its expiry only if absent (fixed window), then INCR.
+        const res = await this.client
+          .multi()
+          .set(this.k(key), '0', 'PX', Math.max(1, Math.floor(ttlMs)), 'NX')
+          .incr(this.k(key))
+          .exec();
+        const [err, value] = res?.[1] ?? [new Error('transaction aborted'), undefined];
+        if (err) {
+          throw err;
+        }
+        return Number(value);
+      }
       return await this.client.incr(this.k(key));
     } catch (err) {
       this.noteError(err);

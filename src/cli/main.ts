@@ -1,4 +1,4 @@
-// The `berth` command line: serve, migrate, db reset, version.
+// The `berth` command line: serve, migrate, db reset, token, import, version.
 import 'reflect-metadata';
 import { Command } from 'commander';
 import { ConfigError, loadConfig } from '../config';
@@ -9,6 +9,7 @@ import { BERTH_VERSION, MAX_MICROVERSION } from '../version';
 import { advertiseEmbedded, openDatabase } from './database';
 import { describeStartupError } from './errors';
 import { registerImportCommand } from './import-command';
+import { registerTokenCommand } from './token-command';
 
 function fail(err: unknown): never {
   process.stderr.write(`berth: ${describeStartupError(err)}\n`);
@@ -124,6 +125,7 @@ dbCmd
   });
 
 registerImportCommand(program);
+registerTokenCommand(program);
 
 program
   .command('version')

@@ -1,6 +1,8 @@
-// Who is calling: Placement's noauth2 mode, and the seam for token auth (upstream:
+// Who is calling: Placement's noauth2 mode, and berth API tokens in `x-auth-token` (upstream:
 // placement/auth.py NoAuthMiddleware + PlacementKeystoneContext, oslo.context from_environ).
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Authenticator } from '../auth/authenticator';
+import type { Role } from '../auth/roles';
 
 /** The caller as Placement's RequestContext sees it. */
 export interface RestCaller {
@@ -9,6 +11,8 @@ export interface RestCaller {
   readonly roles: readonly string[];
   /** 'all' when the request is system-scoped (openstack-system-scope header). */
   readonly systemScope: string | null;
+  /** Set for callers authenticated by a berth API token: the policy is then berth's roles. */
+  readonly token?: { readonly id: string; readonly role: Role; readonly project: string | null };
 }
 
 /** REST authentication mode (config BERTH_REST_AUTH). */
@@ -45,7 +49,7 @@ export function noAuthCaller(headers: IncomingHttpHeaders): RestCaller | null {
   };
 }
 
-/** The caller used while token auth is not built: an unscoped admin. */
+/** The caller in token mode while authentication is off (BERTH_AUTH=off): an unscoped admin. */
 const UNAUTHENTICATED_ADMIN: RestCaller = {
   userId: 'admin',
   projectId: 'admin',
@@ -53,15 +57,40 @@ const UNAUTHENTICATED_ADMIN: RestCaller = {
   systemScope: null,
 };
 
+/** Result of authenticating a REST request: a caller, or why there is none (401). */
+export type RestAuthResult =
+  | { readonly ok: true; readonly caller: RestCaller }
+  | { readonly ok: false; readonly reason: string };
+
 /**
- * Identifies the caller of a REST request; null means 401. Paths '/' and '' (the version
- * document) never need a caller.
+ * Identifies the caller of a REST request. noauth2 behaves exactly as Placement's; token mode
+ * verifies `x-auth-token` with `authenticator` (undefined = auth off: everyone is admin).
  */
-export function authenticate(mode: RestAuthMode, headers: IncomingHttpHeaders): RestCaller | null {
+export async function authenticate(
+  mode: RestAuthMode,
+  headers: IncomingHttpHeaders,
+  authenticator?: Authenticator,
+): Promise<RestAuthResult> {
   if (mode === 'noauth2') {
-    return noAuthCaller(headers);
+    const caller = noAuthCaller(headers);
+    return caller ? { ok: true, caller } : { ok: false, reason: '' };
   }
-  // TODO(hardening issue): token mode. Verify the bearer token / x-auth-token and map its
-  // roles here (this one function is the seam); until then non-noauth2 mode means "no auth".
-  return UNAUTHENTICATED_ADMIN;
+  if (!authenticator) {
+    return { ok: true, caller: UNAUTHENTICATED_ADMIN };
+  }
+  const result = await authenticator.verify(header(headers, 'x-auth-token'));
+  if (!result.ok) {
+    return result;
+  }
+  const p = result.principal;
+  return {
+    ok: true,
+    caller: {
+      userId: `token:${p.tokenId}`,
+      projectId: p.project,
+      roles: [p.role],
+      systemScope: null,
+      token: { id: p.tokenId, role: p.role, project: p.project },
+    },
+  };
 }

@@ -49,6 +49,10 @@ const WEBOB: Readonly<Record<number, readonly [string, Template]>> = {
     'Request Entity Too Large',
     explained('The body of your request was too large for this server.'),
   ],
+  429: [
+    'Too Many Requests',
+    explained('The client has sent too many requests in a given amount of time.'),
+  ],
   415: [
     'Unsupported Media Type',
     (detail, env) =>

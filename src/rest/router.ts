@@ -3,8 +3,11 @@
 // route table, mounted under BERTH_REST_PREFIX (upstream: deploy.py, handler.py, requestlog.py).
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Authenticator } from '../auth/authenticator';
+import type { RateLimiter } from '../auth/rate-limiter';
 import type { Config } from '../config';
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailableError } from '../db/unavailable';
+import { BodyTooLargeError, readBodyLimited } from '../http-body';
 import type { Logger } from '../logger';
 import { isPlacementError, UnavailableError } from '../placement/errors';
 import type { Services } from '../services';
@@ -24,9 +27,6 @@ import type { RestResponse } from './response';
 import { RouteTable } from './route-table';
 import { ROUTES } from './routes';
 
-/** Largest request body accepted, in bytes. */
-const MAX_BODY_BYTES = 16 * 1024 * 1024;
-
 /** The REST facade as the app mounts it. */
 export interface RestRouter {
   /** True when `path` (without query) belongs to the facade. */
@@ -35,22 +35,17 @@ export interface RestRouter {
   handle(req: IncomingMessage, res: ServerResponse): void;
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new HttpError(413, 'Request body too large.'));
-        req.destroy();
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
+/** Counts one request for `who`. @throws HttpError 429 (with Retry-After) over the limit. */
+async function rateLimitOrThrow(limiter: RateLimiter, who: string): Promise<void> {
+  const decision = await limiter.hit(who);
+  if (!decision.allowed) {
+    throw new HttpError(
+      429,
+      `Rate limit exceeded: at most ${limiter.limit} requests per ${limiter.windowMs / 1000} s. Retry after ${decision.retryAfterSeconds} s.`,
+      'berth.rate_limited',
+      { 'retry-after': String(decision.retryAfterSeconds) },
+    );
+  }
 }
 
 /** webob makes a relative Location absolute with the request's scheme and host. */
@@ -74,6 +69,10 @@ export function createRestRouter(deps: {
   services: Services;
   config: Config;
   log: Logger;
+  /** Token verification in token mode; undefined = auth off. */
+  authenticator?: Authenticator;
+  /** Per-token (or per-address when auth is off) limit; noauth2 mode is not limited. */
+  limiter?: RateLimiter;
 }): RestRouter {
   const prefix = deps.config.restPrefix;
   const table = new RouteTable(ROUTES);
@@ -96,13 +95,35 @@ export function createRestRouter(deps: {
   ): Promise<RestResponse> {
     const headers = req.headers;
     const isRoot = path === '/' || path === '';
-    const caller = authenticate(deps.config.restAuth, headers);
-    if (!caller && !isRoot) {
-      throw new HttpError(401);
+    const auth = await authenticate(deps.config.restAuth, headers, deps.authenticator);
+    const caller = auth.ok ? auth.caller : null;
+    const limited = deps.limiter && deps.config.restAuth === 'token' ? deps.limiter : undefined;
+    const address = `ip:${req.socket?.remoteAddress ?? 'local'}`;
+    if (!auth.ok && !isRoot) {
+      // Failed authentications count against the client address, so guessing is limited too.
+      if (limited) {
+        await rateLimitOrThrow(limited, address);
+      }
+      throw new HttpError(
+        401,
+        auth.reason,
+        undefined,
+        auth.reason ? { 'www-authenticate': 'Token' } : {},
+      );
     }
     const version = negotiateVersionOrThrow(headers[VERSION_HEADER] as string | undefined);
     ctx.version = version;
-    const body = await readBody(req);
+    if (limited && caller?.token) {
+      await rateLimitOrThrow(limited, `token:${caller.token.id}`);
+    } else if (limited && auth.ok) {
+      await rateLimitOrThrow(limited, address);
+    }
+    let body: Buffer;
+    try {
+      body = await readBodyLimited(req, deps.config.limits.maxBodyBytes);
+    } catch (err) {
+      throw err instanceof BodyTooLargeError ? new HttpError(413, err.message) : err;
+    }
     const clen = Number(headers['content-length'] ?? 0);
     if (clen > 0 && !headers['content-type']) {
       throw new HttpError(400, 'content-type header required when content-length > 0');
@@ -166,7 +187,7 @@ export function createRestRouter(deps: {
             CONTENT_TYPE: req.headers['content-type'] || 'None',
           },
           // noauth2's 401 is webob's own response, not Placement's error document.
-          plainWebob: httpErr.status === 401,
+          plainWebob: httpErr.status === 401 && deps.config.restAuth === 'noauth2',
         };
         const extra = httpErr.status === 500 ? idHeader : { ...versionHeaders(), ...idHeader };
         if (!res.headersSent) {

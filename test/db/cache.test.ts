@@ -66,6 +66,16 @@ describe.each(impls)('%s cache', (_name, make) => {
     expect(await cache.incr('n')).toBe(4);
   });
 
+  it('increments a windowed counter that keeps its first expiry', async () => {
+    const results = await Promise.all([cache.incr('w', 300), cache.incr('w', 300)]);
+    expect([...results].sort()).toEqual([1, 2]);
+    const ttl = await cache.ttl('w');
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(300);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(await cache.incr('w', 300)).toBe(1);
+  });
+
   it('reports itself healthy', async () => {
     expect(await cache.healthy()).toBe(true);
   });

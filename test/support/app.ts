@@ -6,7 +6,7 @@ import type { Cache } from '../../src/cache/cache';
 import { MemoryCache } from '../../src/cache/memory-cache';
 import { RedisCache } from '../../src/cache/redis-cache';
 import { loadConfig } from '../../src/config';
-import { createLogger } from '../../src/logger';
+import { createLogger, type Logger } from '../../src/logger';
 import { createTestDb, type TestDb, testDatabaseUrl } from './db';
 
 /** An App plus the test database under it. */
@@ -26,15 +26,22 @@ export function createTestCache(): Cache {
 
 /**
  * Starts an App on a fresh schema. `env` overrides configuration variables; `opts.dbLogger`
- * sees every SQL statement (query counting).
+ * sees every SQL statement (query counting); `opts.logger` replaces the silent logger.
  */
 export async function createTestApp(
   env: Record<string, string> = {},
-  opts: { dbLogger?: TypeOrmLogger } = {},
+  opts: { dbLogger?: TypeOrmLogger; logger?: Logger } = {},
 ): Promise<TestApp> {
   const db = await createTestDb({ logger: opts.dbLogger });
-  const config = loadConfig({ NODE_ENV: 'test', ...env });
-  const app = await createApp(config, createLogger('silent'), {
+  // Explicit, so the suite does not depend on the DATABASE_URL default: existing tests run with
+  // auth and the rate limit off; test/api/auth*.test.ts turn them on (BERTH_AUTH=on).
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    BERTH_AUTH: 'off',
+    BERTH_RATE_LIMIT: '0',
+    ...env,
+  });
+  const app = await createApp(config, opts.logger ?? createLogger('silent'), {
     dataSource: db.dataSource,
     cache: createTestCache(),
     changeChannel: `berth_changes_${db.schema}`,

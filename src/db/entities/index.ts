@@ -1,6 +1,7 @@
 // The list of TypeORM entities (composition only: registers, does not re-export).
 import { PlacementAggregate } from './aggregate';
 import { Allocation } from './allocation';
+import { ApiToken } from './api-token';
 import { Consumer } from './consumer';
 import { ConsumerMove } from './consumer-move';
 import { ConsumerType } from './consumer-type';
@@ -18,6 +19,7 @@ export const entities = [
   PlacementAggregate,
   AggregateMetadata,
   Allocation,
+  ApiToken,
   Consumer,
   ConsumerMove,
   ConsumerType,

@@ -52,8 +52,50 @@ describe('authorizeOrThrow', () => {
 });
 
 describe('authenticate', () => {
-  it('treats token mode as no auth until the hardening issue lands', () => {
-    expect(authenticate('token', {})).toMatchObject({ roles: ['admin'] });
-    expect(authenticate('noauth2', {})).toBeNull();
+  it('treats token mode with auth off (no authenticator) as an unscoped admin', async () => {
+    expect(await authenticate('token', {})).toMatchObject({
+      ok: true,
+      caller: { roles: ['admin'] },
+    });
+  });
+
+  it('answers 401 in noauth2 mode without x-auth-token, and a caller with one', async () => {
+    expect(await authenticate('noauth2', {})).toEqual({ ok: false, reason: '' });
+    expect(await authenticate('noauth2', { 'x-auth-token': 'admin' })).toMatchObject({
+      ok: true,
+      caller: { userId: 'admin', roles: ['admin'] },
+    });
+  });
+});
+
+describe('authorizeOrThrow with berth token callers', () => {
+  const caller = (role: 'reader' | 'scheduler' | 'admin', project: string | null = null) => ({
+    userId: 'token:x',
+    projectId: project,
+    roles: [role],
+    systemScope: null,
+    token: { id: 'x', role, project },
+  });
+
+  it.each([
+    { role: 'reader', action: 'placement:resource_providers:list', ok: true },
+    { role: 'reader', action: 'placement:allocations:update', ok: false },
+    { role: 'scheduler', action: 'placement:allocations:update', ok: true },
+    { role: 'scheduler', action: 'placement:traits:update', ok: false },
+    { role: 'admin', action: 'placement:traits:update', ok: true },
+  ] as const)('$role → $action: $ok', ({ role, action, ok }) => {
+    const run = () => authorizeOrThrow(caller(role), action);
+    if (ok) {
+      expect(run).not.toThrow();
+    } else {
+      expect(run).toThrow(`Policy does not allow ${action} to be performed.`);
+    }
+  });
+
+  it('refuses REST allocation writes to a project-scoped token but allows its reads', () => {
+    expect(() => authorizeOrThrow(caller('scheduler', 'p'), 'placement:usages')).not.toThrow();
+    expect(() =>
+      authorizeOrThrow(caller('scheduler', 'p'), 'placement:allocations:manage'),
+    ).toThrow(/Project-scoped tokens/);
   });
 });

@@ -1,0 +1,74 @@
+// Roles and the one central authorisation policy (berth extension; Placement delegates roles to
+// Keystone + oslo.policy). Every GraphQL Mutation field and REST policy action not listed here
+// needs `admin`, so a newly added mutation is admin-only until someone classifies it.
+
+/** Token roles, weakest first. */
+export const ROLES = ['reader', 'scheduler', 'admin'] as const;
+/** A token role. */
+export type Role = (typeof ROLES)[number];
+
+/** True when `v` names a role. */
+export function isRole(v: string): v is Role {
+  return (ROLES as readonly string[]).includes(v);
+}
+
+/** True when a caller with `have` may do what needs `need` (roles are ordered). */
+export function roleAllows(have: Role, need: Role): boolean {
+  return ROLES.indexOf(have) >= ROLES.indexOf(need);
+}
+
+/**
+ * GraphQL Mutation fields open to a role below admin, keyed by field name. Queries need `reader`.
+ * Anything absent needs `admin`.
+ */
+export const MUTATION_ROLES: Readonly<Record<string, Role>> = {
+  setAllocations: 'scheduler',
+  deleteAllocations: 'scheduler',
+  schedule: 'scheduler',
+  confirmMove: 'scheduler',
+  revertMove: 'scheduler',
+};
+
+/**
+ * Mutation fields whose consumers must belong to a project-scoped caller's project (checked by
+ * the GraphQL layer against the arguments and the consumers' current projects).
+ */
+export const PROJECT_SCOPED_MUTATIONS: ReadonlySet<string> = new Set([
+  'setAllocations',
+  'deleteAllocations',
+  'schedule',
+  'confirmMove',
+  'revertMove',
+]);
+
+/** The role a GraphQL root field needs. */
+export function roleForOperation(operation: 'query' | 'mutation' | 'subscription', field: string) {
+  if (operation === 'query') {
+    return 'reader' satisfies Role;
+  }
+  if (operation === 'mutation') {
+    return MUTATION_ROLES[field] ?? 'admin';
+  }
+  return 'admin';
+}
+
+/** REST policy actions (src/rest handlers' authorizeOrThrow names) writable below admin. */
+const REST_SCHEDULER_ACTIONS: ReadonlySet<string> = new Set([
+  'placement:allocations:update',
+  'placement:allocations:manage',
+  'placement:allocations:delete',
+]);
+
+/**
+ * The role a REST policy action needs: reads (`…:list`, `…:show`, usages, candidates) need
+ * `reader`, allocation writes `scheduler`, everything else `admin`.
+ */
+export function roleForRestAction(action: string): Role {
+  if (REST_SCHEDULER_ACTIONS.has(action)) {
+    return 'scheduler';
+  }
+  if (/:(list|show|usages)$/.test(action) || action === 'placement:usages') {
+    return 'reader';
+  }
+  return 'admin';
+}

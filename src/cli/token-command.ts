@@ -1,0 +1,94 @@
+// `berth token create|list|revoke`: manages API tokens. The secret is printed once, at creation;
+// only its SHA-256 is stored.
+import type { Command } from 'commander';
+import { InvalidRoleError, type TokenInfo, TokenStore } from '../auth/token-store';
+import { loadConfig } from '../config';
+import { type CliDatabase, openDatabase } from './database';
+import { describeStartupError } from './errors';
+
+async function withStore<T>(fn: (store: TokenStore) => Promise<T>): Promise<T> {
+  let db: CliDatabase;
+  try {
+    db = await openDatabase(loadConfig());
+    await db.dataSource.runMigrations({ transaction: 'each' });
+  } catch (err) {
+    process.stderr.write(`berth: ${describeStartupError(err)}\n`);
+    process.exit(1);
+  }
+  try {
+    return await fn(new TokenStore(db.dataSource));
+  } finally {
+    await db.close();
+  }
+}
+
+function row(t: TokenInfo): string {
+  const state = t.revokedAt ? `revoked ${t.revokedAt.toISOString()}` : 'active';
+  const used = t.lastUsedAt ? t.lastUsedAt.toISOString() : 'never';
+  return [
+    t.id,
+    t.role,
+    t.project ?? '-',
+    t.name || '-',
+    t.createdAt.toISOString(),
+    used,
+    state,
+  ].join('\t');
+}
+
+/** Adds `token create`, `token list` and `token revoke` to `program`. */
+export function registerTokenCommand(program: Command): void {
+  const token = program.command('token').description('manage API tokens');
+  token
+    .command('create')
+    .description('create a token and print it (shown once; only its hash is stored)')
+    .requiredOption('--role <role>', 'admin | scheduler | reader')
+    .option('--project <project>', 'scope allocation writes to this project')
+    .option('--name <name>', 'a label for `token list`')
+    .action(async (opts: { role: string; project?: string; name?: string }) => {
+      await withStore(async (store) => {
+        try {
+          const { token: text, info } = await store.create(opts);
+          process.stdout.write(`${text}\n`);
+          process.stderr.write(
+            `created token ${info.id} (role ${info.role}${info.project ? `, project ${info.project}` : ''}); store it now, it is not shown again\n`,
+          );
+        } catch (err) {
+          if (err instanceof InvalidRoleError) {
+            process.stderr.write(`berth: ${err.message}\n`);
+            process.exitCode = 1;
+            return;
+          }
+          throw err;
+        }
+      });
+    });
+  token
+    .command('list')
+    .description('list tokens (id, role, project, name, created, last used, state)')
+    .action(async () => {
+      await withStore(async (store) => {
+        const all = await store.list();
+        process.stdout.write(
+          `${['id', 'role', 'project', 'name', 'created', 'last used', 'state'].join('\t')}\n`,
+        );
+        for (const t of all) {
+          process.stdout.write(`${row(t)}\n`);
+        }
+      });
+    });
+  token
+    .command('revoke <id>')
+    .description('revoke a token (takes effect within BERTH_AUTH_CACHE_TTL_MS on every server)')
+    .action(async (id: string) => {
+      await withStore(async (store) => {
+        const bare = id.startsWith('berth_') ? (id.split('_')[1] ?? id) : id;
+        if (await store.revoke(bare)) {
+          process.stdout.write(`revoked ${bare}\n`);
+        } else {
+          process.stderr.write(`berth: no active token with id ${bare}\n`);
+          process.exitCode = 1;
+        }
+      });
+    });
+}

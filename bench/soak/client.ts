@@ -3,8 +3,8 @@
 import { Agent, request } from 'node:http';
 
 /**
- * Headers every request carries. The one place to change when replicas run with token auth
- * (e.g. `{ authorization: 'Bearer …', 'x-auth-token': '…' }` from `berth token create --role scheduler`).
+ * Headers every request carries: the scheduler token main.ts creates after seeding (SOAK_TOKEN),
+ * sent both as GraphQL bearer and as REST x-auth-token.
  */
 export function authHeaders(): Record<string, string> {
   const token = process.env.SOAK_TOKEN;

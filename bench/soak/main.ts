@@ -7,6 +7,7 @@ import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DEFAULT_FILTERS } from '../../src/config';
 import { createDataSource } from '../../src/db/data-source';
+import { TokenStore } from '../../src/auth/token-store';
 import { seedStandard } from '../../src/db/seed';
 import { parseArgsOrThrow, type SoakOptions, USAGE } from './args';
 import { runClaimers } from './claimers';
@@ -63,7 +64,14 @@ async function seed(url: string, hosts: number): Promise<string[]> {
   try {
     await ds.runMigrations({ transaction: 'each' });
     await seedStandard(ds.manager);
-    return await seedSoak(ds, hosts);
+    const seeded = await seedSoak(ds, hosts);
+    // The replicas run with auth on (the default whenever DATABASE_URL is set): every claimer
+    // uses one scheduler-role token, as a Nova scheduler would, unless SOAK_TOKEN is given.
+    if (!process.env.SOAK_TOKEN) {
+      const { token } = await new TokenStore(ds).create({ role: 'scheduler', name: 'soak' });
+      process.env.SOAK_TOKEN = token;
+    }
+    return seeded;
   } finally {
     await ds.destroy();
   }

@@ -44,7 +44,6 @@ export function spawnReplica(
       ...process.env,
       PORT: String(port),
       BERTH_HOST: '127.0.0.1',
-      BERTH_AUTH: 'off',
       LOG_LEVEL: 'warn',
       ...env,
     },

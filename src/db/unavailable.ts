@@ -36,7 +36,12 @@ const PG_MESSAGES = [
  * TypeORM errors that follow a lost connection: its query runner releases itself when the pg
  * client emits 'error', so the next query of the same transaction throws this instead.
  */
-const TYPEORM_AFTER_LOST_CONNECTION = new Set(['QueryRunnerProviderAlreadyReleasedError']);
+const TYPEORM_AFTER_LOST_CONNECTION = new Set([
+  'QueryRunnerProviderAlreadyReleasedError',
+  // ...or, when the connection dies between the last statement and COMMIT (seen in the soak's
+  // pg-restart), the COMMIT itself: the outcome is unknown, which is what berth.unavailable says.
+  'QueryRunnerAlreadyReleasedError',
+]);
 
 /** True when `err` (or the driver error a TypeORM error wraps) means the database is unreachable. */
 export function isDatabaseUnavailableError(err: unknown): boolean {

@@ -1,5 +1,9 @@
 // Which errors mean "database unreachable, retry" (src/db/unavailable.ts).
-import { QueryFailedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
+import {
+  QueryFailedError,
+  QueryRunnerAlreadyReleasedError,
+  QueryRunnerProviderAlreadyReleasedError,
+} from 'typeorm';
 import { isDatabaseUnavailableError } from '../../../src/db/unavailable';
 
 const pgError = (message: string, code?: string) => Object.assign(new Error(message), { code });
@@ -49,6 +53,11 @@ describe('isDatabaseUnavailableError', () => {
     {
       name: 'TypeORM query runner released by a lost connection mid-transaction',
       err: new QueryRunnerProviderAlreadyReleasedError(),
+      want: true,
+    },
+    {
+      name: 'TypeORM COMMIT on a runner the lost connection released (outcome unknown)',
+      err: new QueryRunnerAlreadyReleasedError(),
       want: true,
     },
     {

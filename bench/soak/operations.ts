@@ -165,17 +165,7 @@ export async function resize(ctx: OpContext, t: Target, e: ConsumerEntry): Promi
   const r = await send(ctx, t, 'resize:setAllocations', () =>
     t.client.graphql<{ uuid: string; generation: number }[]>(
       SET,
-      {
-        i: [
-          {
-            consumerUuid: e.uuid,
-            projectId: ctx.project,
-            userId: 'soak',
-            consumerGeneration: e.generation,
-            allocations: [{ providerUuid: rp, resources: resources(want) }],
-          },
-        ],
-      },
+      setVariables(ctx, e, [{ providerUuid: rp, resources: resources(want) }]),
       'setAllocations',
     ),
   );
@@ -187,6 +177,21 @@ export async function resize(ctx: OpContext, t: Target, e: ConsumerEntry): Promi
   }
 }
 
+/** Variables of SET replacing `e`'s allocations at its known consumer generation. */
+function setVariables(ctx: OpContext, e: ConsumerEntry, allocations: unknown[]) {
+  return {
+    i: [
+      {
+        consumerUuid: e.uuid,
+        projectId: ctx.project,
+        userId: 'soak',
+        consumerGeneration: e.generation,
+        allocations,
+      },
+    ],
+  };
+}
+
 /** Releases a consumer. Returns true once the client knows it holds nothing. */
 export async function release(ctx: OpContext, t: Target, e: ConsumerEntry): Promise<boolean> {
   const known = ctx.ledger.known(e);
@@ -195,21 +200,7 @@ export async function release(ctx: OpContext, t: Target, e: ConsumerEntry): Prom
   let r: Reply;
   if (useSet) {
     r = await send(ctx, t, 'release:setAllocations', () =>
-      t.client.graphql(
-        SET,
-        {
-          i: [
-            {
-              consumerUuid: e.uuid,
-              projectId: ctx.project,
-              userId: 'soak',
-              consumerGeneration: e.generation,
-              allocations: [],
-            },
-          ],
-        },
-        'setAllocations',
-      ),
+      t.client.graphql(SET, setVariables(ctx, e, []), 'setAllocations'),
     );
   } else if (useRest) {
     r = await send(ctx, t, 'release:rest-delete', () =>

@@ -73,7 +73,12 @@ async function withApp<T>(
     : new MemoryCache();
   // In-process bench: auth and the rate limit are off explicitly (the bench measures placement,
   // not token checks; the auth overhead is one cached map lookup + one SHA-256 per request).
-  const config = loadConfig({ LOG_LEVEL: 'silent', BERTH_AUTH: 'off', BERTH_RATE_LIMIT: '0', ...env });
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    BERTH_AUTH: 'off',
+    BERTH_RATE_LIMIT: '0',
+    ...env,
+  });
   const app = await createApp(config, createLogger('silent'), {
     dataSource: ds,
     cache,

@@ -5,9 +5,9 @@
 import 'reflect-metadata';
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { TokenStore } from '../../src/auth/token-store';
 import { DEFAULT_FILTERS } from '../../src/config';
 import { createDataSource } from '../../src/db/data-source';
-import { TokenStore } from '../../src/auth/token-store';
 import { seedStandard } from '../../src/db/seed';
 import { parseArgsOrThrow, type SoakOptions, USAGE } from './args';
 import { runClaimers } from './claimers';

@@ -3,23 +3,13 @@
 // database error (found by the mutation fuzzer: deleteInventory(resourceClass: "a\u0000b")).
 import { type DocumentNode, GraphQLError, Kind, visit } from 'graphql';
 
+export { valueHasNul } from '../nul';
+
 /** The error returned for NUL characters in input. */
 export function nulError(): GraphQLError {
   return new GraphQLError('String input must not contain NUL (U+0000) characters.', {
     extensions: { code: 'BAD_USER_INPUT' },
   });
-}
-
-/** True when any string inside `value` (variables, deep) contains U+0000. */
-export function valueHasNul(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') {
-    return value.includes('\u0000');
-  }
-  if (value === null || typeof value !== 'object' || depth > 64) {
-    return false;
-  }
-  const items = Array.isArray(value) ? value : [...Object.keys(value), ...Object.values(value)];
-  return items.some((v) => valueHasNul(v, depth + 1));
 }
 
 /** True when a string literal of `doc` contains U+0000 (e.g. written as "\u0000"). */

@@ -2,6 +2,7 @@
 // (upstream: util.py check_accept / require_content / extract_json, microversion.py
 // version_handler, context.can).
 import type { IncomingHttpHeaders } from 'node:http';
+import { valueHasNul } from '../nul';
 import { acceptableOffers } from './accept';
 import type { RestCaller } from './auth';
 import { badRequest, HttpError } from './http-error';
@@ -112,6 +113,9 @@ export class RestRequest {
       data = JSON.parse(this.init.body.toString('utf8')) as Json;
     } catch (err) {
       throw badRequest(`Malformed JSON: ${(err as Error).message}`);
+    }
+    if (valueHasNul(data)) {
+      throw badRequest('JSON does not validate: strings must not contain NUL (U+0000) characters');
     }
     const error = validateSchema(data, schema);
     if (error !== undefined) {

@@ -9,12 +9,13 @@ import type { Config } from '../config';
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailableError } from '../db/unavailable';
 import { BodyTooLargeError, readBodyLimited } from '../http-body';
 import type { Logger } from '../logger';
+import { valueHasNul } from '../nul';
 import { isPlacementError, UnavailableError } from '../placement/errors';
 import type { Services } from '../services';
 import { authenticate } from './auth';
 import { toHttpError } from './domain-errors';
 import { type ErrorContext, errorResponse } from './error-response';
-import { HttpError } from './http-error';
+import { badRequest, HttpError } from './http-error';
 import {
   type Microversion,
   negotiateVersionOrThrow,
@@ -130,12 +131,18 @@ export function createRestRouter(deps: {
     }
     const method = req.method ?? 'GET';
     const { handler, params } = table.matchOrThrow(method, path);
+    const query = new QueryParams(search);
+    if (valueHasNul(query.items())) {
+      throw badRequest(
+        'Invalid query string parameters: values must not contain NUL (U+0000) characters',
+      );
+    }
     const request = new RestRequest({
       method,
       path,
       prefix,
       params,
-      query: new QueryParams(search),
+      query,
       headers,
       accept: ctx.accept,
       body,

@@ -70,6 +70,25 @@ describe('REST facade: resource-provider.yaml and friends', () => {
     expect(r.json.errors[0].title).toBe('Forbidden');
   });
 
+  it('refuses NUL characters in query strings and JSON bodies with 400, writing nothing', async () => {
+    // Found by the REST fuzzer: a NUL reached PostgreSQL ('invalid byte sequence') as a 500.
+    const q = await call('GET', '/resource_providers?name=a%00b', ADMIN);
+    expect(q.status).toBe(400);
+    expect(q.json.errors[0].detail).toMatch(/NUL/);
+    const b = await call(
+      'POST',
+      '/resource_providers',
+      { ...ADMIN, 'content-type': 'application/json' },
+      { name: 'nul\u0000name' },
+    );
+    expect(b.status).toBe(400);
+    expect(b.json.errors[0].detail).toMatch(/NUL/);
+    const list = await call('GET', '/resource_providers', ADMIN);
+    expect(list.json.resource_providers.map((p: { name: string }) => p.name)).not.toContain(
+      'nul\u0000name',
+    );
+  });
+
   it('formats errors as Placement does, with the code from 1.23 (basic-http.yaml)', async () => {
     const r = await call('GET', '/barnabas', {
       ...ADMIN,

@@ -155,6 +155,10 @@ export async function runSchedulingBench(
     return data.schedule.selections[0]!.host !== null;
   });
   const after = app.scheduling.cache.stats;
+  const b = app.scheduling.service.claims.stats;
+  o.log(
+    `claim batches: ${b.batches} transactions wrote ${b.batchedClaims} claims (mean ${(b.batchedClaims / Math.max(1, b.batches)).toFixed(1)}); ${b.splitBatches} split and retried one by one`,
+  );
   o.log(
     `schedule, ${o.clients} callers: ${(sched.ok / sched.secs).toFixed(0)} claims/s (${sched.ok} ok, ${sched.failed} no host, ${sched.secs.toFixed(1)} s, berth CPU ${sched.cpuMs.toFixed(1)} ms/claim); cache ${after.hits - before.hits} hits / ${after.hits + after.misses - before.hits - before.misses}; over capacity: ${await overCommitted(app.dataSource)} (target ≥ 500 claims/s, 0 over)`,
   );

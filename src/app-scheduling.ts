@@ -74,6 +74,7 @@ export function createScheduling(
   const moves = new MoveService(services.dataSource, services.changes, services.allocations);
   const service = new SchedulingService(services, pipelineFor, candidateCache, log, moves, {
     maxClaimAttempts: config.scheduler.maxClaimAttempts,
+    claimBatch: config.scheduler.claimBatch,
   });
   return {
     service,

@@ -49,6 +49,7 @@ const schema = z.object({
   BERTH_HOST_SUBSET_SIZE: z.coerce.number().int().min(1).max(1000).default(1),
   BERTH_CANDIDATE_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60000),
   BERTH_MAX_CLAIM_ATTEMPTS: z.coerce.number().int().min(1).max(1000).default(10),
+  BERTH_CLAIM_BATCH: z.coerce.number().int().min(1).max(256).default(32),
   NODE_ENV: z.string().optional(),
 });
 
@@ -102,6 +103,8 @@ export interface Config {
     readonly hostSubsetSize: number;
     readonly cacheTtlMs: number;
     readonly maxClaimAttempts: number;
+    /** Most new-consumer claims written in one transaction (group commit); 1 = no batching. */
+    readonly claimBatch: number;
   };
 }
 
@@ -209,6 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       hostSubsetSize: e.BERTH_HOST_SUBSET_SIZE,
       cacheTtlMs: e.BERTH_CANDIDATE_CACHE_TTL_MS,
       maxClaimAttempts: e.BERTH_MAX_CLAIM_ATTEMPTS,
+      claimBatch: e.BERTH_CLAIM_BATCH,
     },
   };
 }

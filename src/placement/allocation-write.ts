@@ -4,15 +4,9 @@
 // _check_capacity_exceeded, handlers/util.py ensure_consumer).
 import type { EntityManager } from 'typeorm';
 import { rowsOf } from '../db/rows';
-import {
-  assertConsumerTypeOrThrow,
-  ensureConsumerTypes,
-  ensureProjects,
-  ensureUsers,
-  INCOMPLETE_CONSUMER_ID,
-} from './consumer';
-import { BadRequestError, ConcurrentUpdateError, ConflictError } from './errors';
-import { lockProvidersById } from './generation';
+import type { LockedConsumer } from './allocation-consumers';
+import { assertConsumerTypeOrThrow } from './consumer';
+import { BadRequestError, ConflictError } from './errors';
 import { classIdsOrThrow } from './inventory';
 import { capacityOf } from './types';
 import { normalizeUuidOrThrow } from './uuid';
@@ -37,13 +31,6 @@ export interface ConsumerAllocationsInput {
 export interface AllocationWriteOptions {
   /** Enforce consumer generations (1.28+). Default true. */
   readonly checkConsumerGeneration?: boolean;
-}
-
-/** A consumer locked for this transaction. */
-export interface LockedConsumer {
-  readonly id: number;
-  readonly uuid: string;
-  readonly isNew: boolean;
 }
 
 /** Canonicalises and validates the request shape. @throws BadRequestError. */
@@ -93,65 +80,6 @@ export function normalizeInputsOrThrow(
   });
 }
 
-/**
- * Locks (or creates) every consumer of the request in uuid order and checks generations.
- * @throws ConcurrentUpdateError on a generation mismatch.
- */
-export async function lockConsumers(
-  em: EntityManager,
-  inputs: readonly ConsumerAllocationsInput[],
-  opts: AllocationWriteOptions,
-): Promise<Map<string, LockedConsumer>> {
-  const check = opts.checkConsumerGeneration ?? true;
-  const sorted = [...inputs].sort((a, b) => a.consumerUuid.localeCompare(b.consumerUuid));
-  const projects = await ensureProjects(
-    em,
-    sorted.map((c) => c.projectId ?? INCOMPLETE_CONSUMER_ID),
-  );
-  const users = await ensureUsers(
-    em,
-    sorted.map((c) => c.userId ?? INCOMPLETE_CONSUMER_ID),
-  );
-  const out = new Map<string, LockedConsumer>();
-  for (const c of sorted) {
-    const rows: { id: number; generation: number }[] = await em.query(
-      'SELECT id, generation FROM consumers WHERE uuid = $1 FOR UPDATE',
-      [c.consumerUuid],
-    );
-    const existing = rows[0];
-    if (existing) {
-      if (check && c.consumerGeneration !== existing.generation) {
-        throw new ConcurrentUpdateError(
-          `consumer generation conflict - expected ${existing.generation} but got ${c.consumerGeneration ?? null}`,
-        );
-      }
-      out.set(c.consumerUuid, { id: existing.id, uuid: c.consumerUuid, isNew: false });
-      continue;
-    }
-    if (check && c.consumerGeneration !== null && c.consumerGeneration !== undefined) {
-      throw new ConcurrentUpdateError(
-        `consumer generation conflict - expected null but got ${c.consumerGeneration}`,
-      );
-    }
-    const inserted: { id: number }[] = await em.query(
-      `INSERT INTO consumers (uuid, project_id, user_id, generation) VALUES ($1, $2, $3, 0)
-       ON CONFLICT (uuid) DO NOTHING RETURNING id`,
-      [
-        c.consumerUuid,
-        projects.get(c.projectId ?? INCOMPLETE_CONSUMER_ID),
-        users.get(c.userId ?? INCOMPLETE_CONSUMER_ID),
-      ],
-    );
-    if (!inserted[0]) {
-      throw new ConcurrentUpdateError(
-        `consumer generation conflict - consumer ${c.consumerUuid} was created concurrently; expected null`,
-      );
-    }
-    out.set(c.consumerUuid, { id: inserted[0].id, uuid: c.consumerUuid, isNew: true });
-  }
-  return out;
-}
-
 /** The providers an allocation write locks, and which of them it bumps. */
 export interface LockedAllocationProviders {
   /** uuid -> id of every provider named in the new allocations. */
@@ -167,12 +95,12 @@ export interface LockedAllocationProviders {
 }
 
 /**
- * Resolves provider uuids and locks, in id order, the providers the write will bump plus
- * `extraIds` (the reshaper's inventory providers). Providers a consumer merely moves away from are
- * neither locked nor bumped, as in Placement: removing allocations only frees capacity, so no
- * concurrent writer can over-commit because of it, while every provider that receives
- * allocations is locked before its capacity is read.
- * @throws BadRequestError for unknown providers; ConflictError when one was deleted concurrently.
+ * Resolves provider uuids and locks, in id order and in one statement, the providers the write
+ * will bump plus `extraIds` (the reshaper's inventory providers). Providers a consumer merely
+ * moves away from are neither locked nor bumped, as in Placement: removing allocations only frees
+ * capacity, so no concurrent writer can over-commit because of it, while every provider that
+ * receives allocations is locked before its capacity is read.
+ * @throws BadRequestError for unknown (or concurrently deleted) providers.
  */
 export async function lockProviders(
   em: EntityManager,
@@ -181,19 +109,8 @@ export async function lockProviders(
   extraIds: readonly number[] = [],
 ): Promise<LockedAllocationProviders> {
   const unique = [...new Set(inputs.flatMap((c) => c.allocations.map((a) => a.providerUuid)))];
-  const rows: { id: number; uuid: string }[] = await em.query(
-    'SELECT id, uuid FROM resource_providers WHERE uuid = ANY($1::uuid[])',
-    [unique],
-  );
-  const byUuid = new Map(rows.map((r) => [r.uuid, r.id]));
-  const missing = unique.filter((u) => !byUuid.has(u));
-  if (missing.length > 0) {
-    throw new BadRequestError(
-      `Allocation for resource provider '${missing.sort().join(', ')}' that does not exist.`,
-    );
-  }
   const emptied = inputs
-    .filter((c) => c.allocations.length === 0)
+    .filter((c) => c.allocations.length === 0 && !consumers.get(c.consumerUuid)!.isNew)
     .map((c) => consumers.get(c.consumerUuid)!.id);
   const freed: { resource_provider_id: number }[] =
     emptied.length === 0
@@ -202,14 +119,34 @@ export async function lockProviders(
           'SELECT DISTINCT resource_provider_id FROM allocations WHERE consumer_id = ANY($1::int[])',
           [emptied],
         );
-  const bumpIds = [...new Set([...byUuid.values(), ...freed.map((r) => r.resource_provider_id)])];
-  const generations = await lockProvidersById(em, [...bumpIds, ...extraIds]);
-  for (const [uuid, id] of byUuid) {
-    if (!generations.has(id)) {
-      throw new ConflictError(`Resource provider ${uuid} was deleted concurrently; retry.`);
+  const freedIds = freed.map((r) => r.resource_provider_id);
+  const byIdOnly = [...new Set([...freedIds, ...extraIds])];
+  const rows: { id: number; uuid: string; generation: number }[] =
+    unique.length + byIdOnly.length === 0
+      ? []
+      : await em.query(
+          `SELECT id, uuid, generation FROM resource_providers
+           WHERE uuid = ANY($1::uuid[]) OR id = ANY($2::int[]) ORDER BY id FOR NO KEY UPDATE`,
+          [unique, byIdOnly],
+        );
+  const byUuid = new Map<string, number>();
+  const wanted = new Set(unique);
+  for (const r of rows) {
+    if (wanted.has(r.uuid)) {
+      byUuid.set(r.uuid, r.id);
     }
   }
-  return { byUuid, bumpIds: bumpIds.filter((id) => generations.has(id)), generations };
+  const missing = unique.filter((u) => !byUuid.has(u));
+  if (missing.length > 0) {
+    throw new BadRequestError(
+      `Allocation for resource provider '${missing.sort().join(', ')}' that does not exist.`,
+    );
+  }
+  const generations = new Map(rows.map((r) => [r.id, r.generation]));
+  const bumpIds = [...new Set([...byUuid.values(), ...freedIds])].filter((id) =>
+    generations.has(id),
+  );
+  return { byUuid, bumpIds, generations };
 }
 
 /**
@@ -255,13 +192,12 @@ export async function insertAllocations(
   if (flat.length === 0) {
     return;
   }
-  const classIds = await classIdsOrThrow(
-    em,
-    flat.map((f) => f.rc),
-  );
+  // Inventories with their class names and usage, in one statement; a class none of them has is
+  // looked up only then, to tell an unknown class (400) from a missing inventory (409).
   const invRows: {
     resource_provider_id: number;
     resource_class_id: number;
+    resource_class: string;
     total: number;
     reserved: number;
     min_unit: number;
@@ -270,17 +206,24 @@ export async function insertAllocations(
     allocation_ratio: number;
     used: number;
   }[] = await em.query(
-    `SELECT i.resource_provider_id, i.resource_class_id, i.total, i.reserved, i.min_unit, i.max_unit,
-            i.step_size, i.allocation_ratio,
+    `SELECT i.resource_provider_id, i.resource_class_id, rc.name AS resource_class, i.total,
+            i.reserved, i.min_unit, i.max_unit, i.step_size, i.allocation_ratio,
             COALESCE((SELECT sum(a.used) FROM allocations a WHERE a.resource_provider_id = i.resource_provider_id
                       AND a.resource_class_id = i.resource_class_id), 0) AS used
-     FROM inventories i WHERE i.resource_provider_id = ANY($1::int[])`,
-    [[...new Set(flat.map((f) => f.providerId))]],
+     FROM inventories i JOIN resource_classes rc ON rc.id = i.resource_class_id
+     WHERE i.resource_provider_id = ANY($1::int[]) AND rc.name = ANY($2::text[])`,
+    [[...new Set(flat.map((f) => f.providerId))], [...new Set(flat.map((f) => f.rc))]],
   );
-  const inv = new Map(invRows.map((r) => [`${r.resource_provider_id}:${r.resource_class_id}`, r]));
+  const inv = new Map(invRows.map((r) => [`${r.resource_provider_id}:${r.resource_class}`, r]));
+  if (flat.some((f) => !inv.has(`${f.providerId}:${f.rc}`))) {
+    await classIdsOrThrow(
+      em,
+      flat.map((f) => f.rc),
+    );
+  }
   const requested = new Map<string, number>();
   for (const f of flat) {
-    const key = `${f.providerId}:${classIds.get(f.rc)}`;
+    const key = `${f.providerId}:${f.rc}`;
     const row = inv.get(key);
     if (!row) {
       throw new ConflictError(
@@ -295,7 +238,7 @@ export async function insertAllocations(
     requested.set(key, (requested.get(key) ?? 0) + f.used);
   }
   for (const f of flat) {
-    const key = `${f.providerId}:${classIds.get(f.rc)}`;
+    const key = `${f.providerId}:${f.rc}`;
     const row = inv.get(key)!;
     const cap = (row.total - row.reserved) * row.allocation_ratio;
     if (row.used + requested.get(key)! > cap) {
@@ -310,55 +253,8 @@ export async function insertAllocations(
     [
       flat.map((f) => f.providerId),
       flat.map((f) => f.consumerId),
-      flat.map((f) => classIds.get(f.rc)),
+      flat.map((f) => inv.get(`${f.providerId}:${f.rc}`)!.resource_class_id),
       flat.map((f) => f.used),
     ],
   );
-}
-
-/**
- * Updates project/user/type and increments the generation of consumers that keep allocations;
- * deletes consumers left without any (Placement deletes empty consumers).
- */
-export async function finishConsumers(
-  em: EntityManager,
-  inputs: readonly ConsumerAllocationsInput[],
-  consumers: ReadonlyMap<string, LockedConsumer>,
-): Promise<void> {
-  const projects = await ensureProjects(
-    em,
-    inputs.map((c) => c.projectId ?? INCOMPLETE_CONSUMER_ID),
-  );
-  const users = await ensureUsers(
-    em,
-    inputs.map((c) => c.userId ?? INCOMPLETE_CONSUMER_ID),
-  );
-  const types = await ensureConsumerTypes(
-    em,
-    inputs.flatMap((c) => (c.consumerType ? [c.consumerType] : [])),
-  );
-  for (const c of inputs) {
-    const locked = consumers.get(c.consumerUuid)!;
-    if (c.allocations.length === 0) {
-      await em.query('DELETE FROM consumers WHERE id = $1', [locked.id]);
-      continue;
-    }
-    // Before 1.8 an existing consumer keeps its project/user when none is given.
-    const keepOwner = !locked.isNew && (c.projectId === undefined || c.projectId === null);
-    await em.query(
-      `UPDATE consumers SET generation = generation + 1, updated_at = now(),
-         project_id = CASE WHEN $5 THEN project_id ELSE $2 END,
-         user_id = CASE WHEN $5 THEN user_id ELSE $3 END,
-         consumer_type_id = CASE WHEN $6 THEN $4::int ELSE consumer_type_id END
-       WHERE id = $1`,
-      [
-        locked.id,
-        projects.get(c.projectId ?? INCOMPLETE_CONSUMER_ID),
-        users.get(c.userId ?? INCOMPLETE_CONSUMER_ID),
-        c.consumerType ? types.get(c.consumerType) : null,
-        keepOwner,
-        c.consumerType !== undefined,
-      ],
-    );
-  }
 }

@@ -1,13 +1,12 @@
 // Allocations: replace a consumer's allocations atomically (one or many consumers), read them by
 // consumer or provider, delete them (upstream: objects/allocation.py, handlers/allocation.py).
 import type { DataSource, EntityManager } from 'typeorm';
+import { finishConsumers, lockConsumers, ownersOf } from './allocation-consumers';
 import {
   type AllocationWriteOptions,
   type ConsumerAllocationsInput,
   deleteAllocationsOf,
-  finishConsumers,
   insertAllocations,
-  lockConsumers,
   lockProviders,
   normalizeInputsOrThrow,
 } from './allocation-write';
@@ -132,19 +131,20 @@ export class AllocationService {
         guards.push(guard);
       }
     }
-    const consumers = await lockConsumers(em, normalized, opts);
-    const consumerIds = [...consumers.values()].map((c) => c.id);
+    const owners = await ownersOf(em, normalized);
+    const consumers = await lockConsumers(em, normalized, opts, owners);
+    const existingIds = [...consumers.values()].filter((c) => !c.isNew).map((c) => c.id);
     const { byUuid, bumpIds, generations } = await lockProviders(
       em,
       normalized,
       consumers,
       extraProviderIds,
     );
-    const freed = await deleteAllocationsOf(em, consumerIds);
+    const freed = existingIds.length > 0 ? await deleteAllocationsOf(em, existingIds) : [];
     await beforeInsert?.(generations);
     await insertAllocations(em, normalized, consumers, byUuid);
     await incrementGenerationsById(em, bumpIds);
-    await finishConsumers(em, normalized, consumers);
+    await finishConsumers(em, normalized, consumers, owners);
     for (const guard of guards) {
       await guard(em, normalized);
     }

@@ -72,70 +72,81 @@ export function assertConsumerTypeOrThrow(name: string): void {
   }
 }
 
+/** A name table of consumer owners: projects, users (external_id) and consumer types (name). */
+type NameTable =
+  | { table: 'projects' | 'users'; col: 'external_id' }
+  | {
+      table: 'consumer_types';
+      col: 'name';
+    };
+const PROJECTS: NameTable = { table: 'projects', col: 'external_id' };
+const USERS: NameTable = { table: 'users', col: 'external_id' };
+const CONSUMER_TYPES: NameTable = { table: 'consumer_types', col: 'name' };
+
+/**
+ * Ensures names exist in several name tables in one round trip; name -> id per table. Rows this
+ * statement inserts come from RETURNING, existing ones from the table. A row another transaction
+ * committed while this INSERT waited on it is not in this statement's snapshot; then that
+ * table's names are read again in a statement of their own.
+ */
 async function upsertNames(
   em: EntityManager,
-  table: 'projects' | 'users',
-  col: string,
-  names: string[],
-) {
-  const unique = [...new Set(names)].sort();
-  if (unique.length === 0) {
-    return new Map<string, number>();
+  wanted: readonly { t: NameTable; names: readonly string[] }[],
+): Promise<Map<string, number>[]> {
+  const sets = wanted.map((w) => ({ t: w.t, names: [...new Set(w.names)].sort() }));
+  const live = sets.flatMap((s, i) => (s.names.length > 0 ? [{ ...s, i }] : []));
+  const out = sets.map(() => new Map<string, number>());
+  if (live.length === 0) {
+    return out;
   }
-  // One round trip: rows this statement inserts come from RETURNING, existing ones from the
-  // table. A row another transaction committed while this INSERT waited on it is not in this
-  // statement's snapshot; then the names are read again in a statement of their own.
-  const rows: { id: number; name: string }[] = await em.query(
-    `WITH wanted AS (SELECT unnest($1::text[]) AS name),
-          added AS (INSERT INTO ${table} (${col}) SELECT name FROM wanted
-                    ON CONFLICT (${col}) DO NOTHING RETURNING id, ${col} AS name)
-     SELECT id, name FROM added
-     UNION ALL SELECT t.id, t.${col} AS name FROM ${table} t JOIN wanted w ON w.name = t.${col}`,
-    [unique],
+  const ctes = live.map(
+    ({ t, i }, n) =>
+      `w${i} AS (SELECT unnest($${n + 1}::text[]) AS name),
+       a${i} AS (INSERT INTO ${t.table} (${t.col}) SELECT name FROM w${i}
+                 ON CONFLICT (${t.col}) DO NOTHING RETURNING id, ${t.col} AS name)`,
   );
-  if (new Set(rows.map((r) => r.name)).size < unique.length) {
-    const again: { id: number; name: string }[] = await em.query(
-      `SELECT id, ${col} AS name FROM ${table} WHERE ${col} = ANY($1::text[])`,
-      [unique],
-    );
-    return new Map(again.map((r) => [r.name, r.id]));
+  const selects = live.map(
+    ({ t, i }) =>
+      `SELECT ${i} AS k, id, name FROM a${i}
+       UNION ALL SELECT ${i}, x.id, x.${t.col} FROM ${t.table} x JOIN w${i} ON w${i}.name = x.${t.col}`,
+  );
+  const rows: { k: number; id: number; name: string }[] = await em.query(
+    `WITH ${ctes.join(',\n')}\n${selects.join('\nUNION ALL ')}`,
+    live.map((l) => l.names),
+  );
+  for (const r of rows) {
+    out[r.k]!.set(r.name, r.id);
   }
-  return new Map(rows.map((r) => [r.name, r.id]));
+  for (const { t, names, i } of live) {
+    if (out[i]!.size < names.length) {
+      const again: { id: number; name: string }[] = await em.query(
+        `SELECT id, ${t.col} AS name FROM ${t.table} WHERE ${t.col} = ANY($1::text[])`,
+        [names],
+      );
+      out[i] = new Map(again.map((r) => [r.name, r.id]));
+    }
+  }
+  return out;
 }
 
-/** Ensures projects exist; external id -> internal id. */
-export function ensureProjects(em: EntityManager, ids: string[]): Promise<Map<string, number>> {
-  return upsertNames(em, 'projects', 'external_id', ids);
+/** Project, user and consumer-type ids of an allocation write. */
+export interface OwnerIds {
+  readonly projects: ReadonlyMap<string, number>;
+  readonly users: ReadonlyMap<string, number>;
+  readonly types: ReadonlyMap<string, number>;
 }
 
-/** Ensures users exist; external id -> internal id. */
-export function ensureUsers(em: EntityManager, ids: string[]): Promise<Map<string, number>> {
-  return upsertNames(em, 'users', 'external_id', ids);
-}
-
-/** Ensures consumer types exist; name -> id (one round trip, as {@link upsertNames}). */
-export async function ensureConsumerTypes(
+/** Ensures projects, users and consumer types exist, in one round trip. */
+export async function ensureOwners(
   em: EntityManager,
-  names: string[],
-): Promise<Map<string, number>> {
-  const unique = [...new Set(names)].sort();
-  if (unique.length === 0) {
-    return new Map();
-  }
-  const rows: { id: number; name: string }[] = await em.query(
-    `WITH wanted AS (SELECT unnest($1::text[]) AS name),
-          added AS (INSERT INTO consumer_types (name) SELECT name FROM wanted
-                    ON CONFLICT (name) DO NOTHING RETURNING id, name)
-     SELECT id, name FROM added
-     UNION ALL SELECT t.id, t.name FROM consumer_types t JOIN wanted w ON w.name = t.name`,
-    [unique],
-  );
-  if (new Set(rows.map((r) => r.name)).size < unique.length) {
-    const again: { id: number; name: string }[] = await em.query(
-      'SELECT id, name FROM consumer_types WHERE name = ANY($1::text[])',
-      [unique],
-    );
-    return new Map(again.map((r) => [r.name, r.id]));
-  }
-  return new Map(rows.map((r) => [r.name, r.id]));
+  projects: readonly string[],
+  users: readonly string[],
+  types: readonly string[],
+): Promise<OwnerIds> {
+  const [p, u, t] = await upsertNames(em, [
+    { t: PROJECTS, names: projects },
+    { t: USERS, names: users },
+    { t: CONSUMER_TYPES, names: types },
+  ]);
+  return { projects: p!, users: u!, types: t! };
 }

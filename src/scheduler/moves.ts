@@ -119,10 +119,38 @@ export class MoveService {
           ],
         );
       }
-      // lockConsumers creates a consumer at generation 0 and finishConsumers increments it; the
-      // row stays locked until commit, so this is the generation the claim leaves.
+      // A new consumer is created at generation 1, an existing one is incremented; the row stays
+      // locked until commit, so this is the generation the claim leaves.
       const generation = (consumer?.generation ?? 0) + 1;
       return { consumerUuid: input.consumerUuid, generation, previous, moved: previous.length > 0 };
+    });
+  }
+
+  /**
+   * Claims for consumers that must not exist yet, in one transaction: one allocation write for
+   * all of them (consumer generation null each), all or nothing. A consumer that exists (a move)
+   * fails the whole write with a generation conflict; the caller then claims one by one.
+   * @throws the allocation write's errors.
+   */
+  claimNew(inputs: readonly ClaimInput[]): Promise<Claimed[]> {
+    return writeTransaction(this.ds, this.bus, async (em, changes) => {
+      const normalized = normalizeInputsOrThrow(
+        inputs.map((input) => ({
+          consumerUuid: input.consumerUuid,
+          projectId: input.projectId,
+          userId: input.userId,
+          consumerType: input.consumerType,
+          consumerGeneration: null,
+          allocations: toList(add(new Map(), input.allocations)),
+        })),
+      );
+      await this.allocations.setIn(em, normalized, {}, (ids) => changes.providers(ids));
+      return inputs.map((input) => ({
+        consumerUuid: input.consumerUuid,
+        generation: 1,
+        previous: [],
+        moved: false,
+      }));
     });
   }
 

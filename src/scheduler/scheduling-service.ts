@@ -11,15 +11,16 @@ import type {
   ProviderAllocation,
 } from '../placement/allocation-candidates/results';
 import { ConflictError, ErrorCode } from '../placement/errors';
-import { AggregateMetadataCache, hostRowsFromIndex } from '../placement/host-rows';
+import { AggregateMetadataCache } from '../placement/host-rows';
 import type { Services } from '../services';
 import type { CandidateCache } from './candidate-cache';
+import { ClaimBatcher } from './claim-batcher';
 import { fitsWithPlanned, InFlight, selectClaimOrder } from './claim-order';
 import type { Explanation, RankedHost } from './explanation';
-import { buildHostViews } from './host-view';
+import { HostViewCache } from './host-view-cache';
 import type { Claimed, MoveService } from './moves';
 import type { Pipeline } from './pipeline';
-import type { HostView, RequestSpec } from './plugin-api';
+import type { AllocationRequestView, HostView, RequestSpec } from './plugin-api';
 
 /** A scheduling request (the GraphQL ScheduleInput, in domain terms). */
 export interface ScheduleRequest {
@@ -55,12 +56,18 @@ export interface ScheduleOutcome {
 export interface SchedulingOptions {
   /** How many hosts a consumer's claim may try before giving up. */
   readonly maxClaimAttempts?: number;
+  /** Most claims written in one transaction (group commit); 1 = each claim alone. */
+  readonly claimBatch?: number;
 }
 
 /** Orchestrates the pipeline over the domain services. */
 export class SchedulingService {
   private readonly inFlight = new InFlight();
   private readonly aggregates: AggregateMetadataCache;
+  /** Host views between requests. */
+  readonly views = new HostViewCache();
+  /** Writes claims, batching those that queue up together. */
+  readonly claims: ClaimBatcher;
 
   constructor(
     private readonly services: Services,
@@ -71,6 +78,7 @@ export class SchedulingService {
     private readonly opts: SchedulingOptions = {},
   ) {
     this.aggregates = new AggregateMetadataCache(services.dataSource, services.changes);
+    this.claims = new ClaimBatcher(moves, opts.claimBatch ?? 1);
   }
 
   /** One pipeline run: amended request, candidates, host views, ranking. */
@@ -98,48 +106,27 @@ export class SchedulingService {
     return { explanation: result.explanation, ranking: [...result.hosts] };
   }
 
-  /** Groups allocation requests by tree and builds the trees' views from the capacity index. */
+  /** Groups allocation requests by tree; the trees' views come from the host-view cache. */
   private async hostViews(c: AllocationCandidates): Promise<HostView[]> {
     const summaries = new Map(c.providerSummaries.map((s) => [s.providerUuid, s]));
-    const requests: {
-      rootUuid: string;
-      request: {
-        allocations: Record<string, Record<string, number>>;
-        mappings: Record<string, readonly string[]>;
-      };
-    }[] = [];
-    const rootOrder: string[] = [];
-    const seen = new Set<string>();
+    const requests = new Map<string, AllocationRequestView[]>();
     for (const ar of c.allocationRequests) {
       const rootUuid = treeOf(ar, summaries);
-      if (!seen.has(rootUuid)) {
-        seen.add(rootUuid);
-        rootOrder.push(rootUuid);
+      const list = requests.get(rootUuid);
+      if (list) {
+        list.push(toView(ar));
+      } else {
+        requests.set(rootUuid, [toView(ar)]);
       }
-      requests.push({ rootUuid, request: toView(ar) });
     }
-    if (rootOrder.length === 0) {
+    if (requests.size === 0) {
       return [];
     }
     const [index, aggregates] = await Promise.all([
       this.services.candidates.current(),
       this.aggregates.all(),
     ]);
-    const rows = hostRowsFromIndex(index, rootOrder);
-    const present = new Set(rows.roots);
-    const wanted = new Set(rows.memberships.map((m) => m.aggregateUuid));
-    const known = aggregates.filter((a) => wanted.has(a.uuid));
-    return buildHostViews(
-      {
-        ...rows,
-        aggregates: known.map((a) => ({ uuid: a.uuid, name: a.name })),
-        aggregateMetadata: known.flatMap((a) =>
-          Object.entries(a.metadata).map(([key, value]) => ({ aggregateUuid: a.uuid, key, value })),
-        ),
-        allocationRequests: requests.filter((r) => present.has(r.rootUuid)),
-      },
-      rows.roots,
-    );
+    return this.views.views(index, aggregates, [...requests.keys()], requests);
   }
 
   /**
@@ -280,7 +267,7 @@ export class SchedulingService {
       const release = this.inFlight.take(ranked.host.uuid);
       try {
         const allocations = fromView(ar.allocations);
-        const claimed = await this.moves.claim({
+        const claimed = await this.claims.claim({
           consumerUuid,
           projectId: req.projectId,
           userId: req.userId,

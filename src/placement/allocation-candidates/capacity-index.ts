@@ -218,6 +218,7 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
         this.aggMembers.set(agg, new Set([slot]));
       }
     }
+    this.touchSlot(slot);
     this.touch();
   }
 

@@ -111,7 +111,10 @@ export class ProviderForest {
     return depth;
   }
 
-  /** Marks the summary data of a slot (uuid, links, inventories, usage, traits) as changed. */
+  /**
+   * Marks the data of a slot (uuid, name, generation, links, inventories, usage, traits,
+   * aggregates) as changed: provider summaries and scheduler host views are cached by stamp.
+   */
   touchSlot(slot: number): void {
     this.stamp[slot] = ++this.stampClock;
   }
@@ -123,13 +126,17 @@ export class ProviderForest {
   protected upsertProviders(rows: readonly ProviderRow[]): void {
     for (const row of rows) {
       let slot = this.slotOfId(row.id);
-      if (slot < 0) {
+      const created = slot < 0;
+      if (created) {
         slot = this.createSlot(row.id);
       } else if (this.uuid[slot] !== row.uuid) {
         this.slotByUuid.delete(this.uuid[slot]!);
         for (const s of [slot, ...this.children[slot]!, ...this.members[slot]!]) {
           this.touchSlot(s);
         }
+      }
+      if (created || this.name[slot] !== row.name || this.generation[slot] !== row.generation) {
+        this.touchSlot(slot);
       }
       this.uuid[slot] = row.uuid;
       this.slotByUuid.set(row.uuid, slot);

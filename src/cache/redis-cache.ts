@@ -23,6 +23,8 @@ export class RedisCache implements Cache {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
       connectTimeout: 2000,
+      // Commands issued in the same tick (concurrent requests' cache reads) share one write.
+      enableAutoPipelining: true,
       retryStrategy: (times) => (this.closed ? null : Math.min(times * 200, 2000)),
     });
     this.client.on('error', (err) => this.noteError(err));

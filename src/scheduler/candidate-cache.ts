@@ -97,6 +97,7 @@ export class CandidateCache {
     if (req.randomize) {
       return compute();
     }
+    const epochAtKey = this.localEpoch;
     const key = await this.key(req);
     if (key) {
       const hit = await this.cache.get<AllocationCandidates>(key);
@@ -107,7 +108,9 @@ export class CandidateCache {
     }
     this.stats.misses++;
     const value = await compute();
-    if (key) {
+    // A change this replica heard meanwhile has made the entry unreachable (the epoch moved on):
+    // storing it would only cost the write. Under a stream of claims this is the common case.
+    if (key && this.localEpoch === epochAtKey) {
       await this.cache.set(key, value, this.ttlMs);
     }
     return value;

@@ -103,14 +103,30 @@ export function splitMetadataValue(raw: string): string[] {
   return raw.split(',').map((part) => part.trim());
 }
 
+const identity = (key: string) => key;
+
+// Host views handed to plugins are frozen snapshots (see host-view-cache.ts), so the union of one
+// host's aggregates is computed once per key mapping and shared by every plugin and request that
+// asks; unfrozen lists (hand-built views in tests) are computed each time.
+const unionMemo = new WeakMap<
+  readonly AggregateView[],
+  Map<(key: string) => string, ReadonlyMap<string, readonly string[]>>
+>();
+
 /**
  * Union of the metadata of several aggregates: key -> distinct values (split on commas, trimmed), in
  * first-seen order. `mapKey` can rename keys (e.g. strip a scope prefix) before they are merged.
  */
 export function aggregateMetadataUnion(
   aggregates: readonly AggregateView[],
-  mapKey: (key: string) => string = (key) => key,
-): Map<string, string[]> {
+  mapKey: (key: string) => string = identity,
+): ReadonlyMap<string, readonly string[]> {
+  const frozen = Object.isFrozen(aggregates);
+  let byMapping = frozen ? unionMemo.get(aggregates) : undefined;
+  const memoised = byMapping?.get(mapKey);
+  if (memoised) {
+    return memoised;
+  }
   const sets = new Map<string, Set<string>>();
   for (const aggregate of aggregates) {
     for (const [rawKey, raw] of Object.entries(aggregate.metadata)) {
@@ -122,24 +138,23 @@ export function aggregateMetadataUnion(
       sets.set(key, set);
     }
   }
-  return new Map([...sets].map(([key, set]) => [key, [...set]]));
+  const union = new Map([...sets].map(([key, set]) => [key, [...set]]));
+  if (frozen) {
+    if (!byMapping) {
+      byMapping = new Map();
+      unionMemo.set(aggregates, byMapping);
+    }
+    byMapping.set(mapKey, union);
+  }
+  return union;
 }
 
-// Host views are immutable snapshots, so the union of one host's aggregates can be computed once and
-// shared by every plugin that asks (ratios, multipliers) for the rest of the request.
-const unionCache = new WeakMap<readonly AggregateView[], ReadonlyMap<string, readonly string[]>>();
-
-/** Every value of one metadata key across the aggregates (split and trimmed, distinct; memoised per list). */
+/** Every value of one metadata key across the aggregates (split and trimmed, distinct). */
 export function aggregateValues(
   aggregates: readonly AggregateView[],
   key: string,
 ): readonly string[] {
-  let union = unionCache.get(aggregates);
-  if (union === undefined) {
-    union = aggregateMetadataUnion(aggregates);
-    unionCache.set(aggregates, union);
-  }
-  return union.get(key) ?? [];
+  return aggregateMetadataUnion(aggregates).get(key) ?? [];
 }
 
 /**

@@ -52,7 +52,7 @@ const Selection = builder.objectRef<SelectionRecord>('Selection').implement({
     host: t.field({
       type: ResourceProvider,
       nullable: true,
-      resolve: (s, _a, ctx) => (s.hostUuid ? providerOrThrow(ctx, s.hostUuid) : null),
+      resolve: (s, _a, ctx) => s.host ?? (s.hostUuid ? providerOrThrow(ctx, s.hostUuid) : null),
     }),
     allocations: t.field({ type: [ProviderResources], resolve: (s) => [...s.allocations] }),
     reason: t.string({

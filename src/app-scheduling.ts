@@ -71,7 +71,12 @@ export function createScheduling(
     return p;
   };
   const candidateCache = new CandidateCache(cache, services.changes, config.scheduler.cacheTtlMs);
-  const moves = new MoveService(services.dataSource, services.changes, services.allocations);
+  const moves = new MoveService(
+    services.dataSource,
+    services.changes,
+    services.allocations,
+    services.providers,
+  );
   const service = new SchedulingService(services, pipelineFor, candidateCache, log, moves, {
     maxClaimAttempts: config.scheduler.maxClaimAttempts,
     claimBatch: config.scheduler.claimBatch,

@@ -12,7 +12,8 @@ import { normalizeInputsOrThrow } from '../placement/allocation-write';
 import { type ChangeBus, type ChangeSet, writeTransaction } from '../placement/change-bus';
 import { consumersByUuid } from '../placement/consumer';
 import { ConcurrentUpdateError, ConflictError, ErrorCode } from '../placement/errors';
-import type { ConsumerRecord } from '../placement/types';
+import type { ResourceProviderService } from '../placement/resource-provider';
+import type { ConsumerRecord, ResourceProviderRecord } from '../placement/types';
 import { normalizeUuidOrThrow } from '../placement/uuid';
 
 /** Allocations as provider uuid -> class -> amount. */
@@ -33,6 +34,8 @@ export interface ClaimInput {
 /** A successful claim, enough to undo it (multi-create rollback). */
 export interface Claimed {
   readonly consumerUuid: string;
+  /** The host's root provider as the claim left it (read in the claim's transaction). */
+  readonly host: ResourceProviderRecord;
   /** The consumer generation right after the claim. */
   readonly generation: number;
   /** The consumer's allocations before the claim (empty for a new consumer). */
@@ -71,7 +74,25 @@ export class MoveService {
     private readonly ds: DataSource,
     private readonly bus: ChangeBus,
     private readonly allocations: AllocationService,
+    private readonly providers: ResourceProviderService,
   ) {}
+
+  /** The claimed hosts' records, read after the write in its transaction (one statement). */
+  private async hostsOf(
+    em: EntityManager,
+    inputs: readonly ClaimInput[],
+  ): Promise<ResourceProviderRecord[]> {
+    const uuids = [...new Set(inputs.map((i) => i.hostUuid))];
+    const records = await this.providers.byUuids(uuids, em);
+    const byUuid = new Map(uuids.map((u, i) => [u, records[i]]));
+    return inputs.map((i) => {
+      const host = byUuid.get(i.hostUuid);
+      if (!host) {
+        throw new ConflictError(`Host ${i.hostUuid} was deleted concurrently; retry.`);
+      }
+      return host;
+    });
+  }
 
   /**
    * Adds `input.allocations` to the consumer's allocations in one transaction (setAllocations
@@ -122,7 +143,14 @@ export class MoveService {
       // A new consumer is created at generation 1, an existing one is incremented; the row stays
       // locked until commit, so this is the generation the claim leaves.
       const generation = (consumer?.generation ?? 0) + 1;
-      return { consumerUuid: input.consumerUuid, generation, previous, moved: previous.length > 0 };
+      const [host] = await this.hostsOf(em, [input]);
+      return {
+        consumerUuid: input.consumerUuid,
+        host: host!,
+        generation,
+        previous,
+        moved: previous.length > 0,
+      };
     });
   }
 
@@ -145,8 +173,10 @@ export class MoveService {
         })),
       );
       await this.allocations.setIn(em, normalized, {}, (ids) => changes.providers(ids));
-      return inputs.map((input) => ({
+      const hosts = await this.hostsOf(em, inputs);
+      return inputs.map((input, i) => ({
         consumerUuid: input.consumerUuid,
+        host: hosts[i]!,
         generation: 1,
         previous: [],
         moved: false,

@@ -12,6 +12,7 @@ import type {
 } from '../placement/allocation-candidates/results';
 import { ConflictError, ErrorCode } from '../placement/errors';
 import { AggregateMetadataCache } from '../placement/host-rows';
+import type { ResourceProviderRecord } from '../placement/types';
 import type { Services } from '../services';
 import type { CandidateCache } from './candidate-cache';
 import { ClaimBatcher } from './claim-batcher';
@@ -40,6 +41,8 @@ export interface Selection {
   readonly consumerUuid: string;
   /** Root provider uuid of the chosen host, or null when nothing fits. */
   readonly hostUuid: string | null;
+  /** The claimed host's record as the claim left it (`schedule` only). */
+  readonly host?: ResourceProviderRecord;
   readonly allocations: readonly ProviderAllocation[];
   /** Why no host was claimed (null on success). */
   readonly reason: string | null;
@@ -276,7 +279,13 @@ export class SchedulingService {
           allocations,
         });
         return {
-          selection: { consumerUuid, hostUuid: ranked.host.uuid, allocations, reason: null },
+          selection: {
+            consumerUuid,
+            hostUuid: ranked.host.uuid,
+            host: claimed.host,
+            allocations,
+            reason: null,
+          },
           claimed,
         };
       } catch (err) {

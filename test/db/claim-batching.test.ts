@@ -19,7 +19,7 @@ describe('claim batching', () => {
   beforeAll(async () => {
     db = await createTestDb();
     s = createServices(db.dataSource, new ChangeBus(`berth_changes_${db.schema}`));
-    moves = new MoveService(db.dataSource, s.changes, s.allocations);
+    moves = new MoveService(db.dataSource, s.changes, s.allocations, s.providers);
   });
   afterAll(async () => {
     await db.drop();

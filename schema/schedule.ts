@@ -52,6 +52,8 @@ const Selection = builder.objectRef<SelectionRecord>('Selection').implement({
     host: t.field({
       type: ResourceProvider,
       nullable: true,
+      description:
+        "The chosen host's root provider (null when none). After `schedule`, as this consumer's claim left it: in a multi-create, a later claim on the same host bumps its generation again.",
       resolve: (s, _a, ctx) => s.host ?? (s.hostUuid ? providerOrThrow(ctx, s.hostUuid) : null),
     }),
     allocations: t.field({ type: [ProviderResources], resolve: (s) => [...s.allocations] }),

@@ -142,7 +142,7 @@ async function applyIn(
     const locked = await bumpProviderGeneration(em, plan.uuid);
     // Classes the importer does not own (added in berth by an operator) are kept as they are.
     const kept = current.filter((c) => !IMPORTED_CLASSES.includes(c.resourceClass));
-    await inventories.setAllIn(em, locked, [...kept, ...plan.inventories]);
+    await inventories.writeIn(em, locked, [...kept, ...plan.inventories], 'all');
     lines.push(...diff);
   }
   if (lines.length > 0 || !existing) {

@@ -21,7 +21,7 @@ const projectOf = (c: ConsumerAllocationsInput) => c.projectId ?? INCOMPLETE_CON
 const userOf = (c: ConsumerAllocationsInput) => c.userId ?? INCOMPLETE_CONSUMER_ID;
 
 /** Ensures the projects, users and consumer types the write names (one round trip). */
-export function ownersOf(
+export function ensureOwnersOf(
   em: EntityManager,
   inputs: readonly ConsumerAllocationsInput[],
 ): Promise<OwnerIds> {

@@ -1,7 +1,7 @@
-// The steps of an allocation write, shared by setAllocations and the reshaper: lock consumers
-// (checking their generations), lock providers in id order, replace allocations with unit and
-// capacity checks, then update or drop consumers (upstream: objects/allocation.py replace_all,
-// _check_capacity_exceeded, handlers/util.py ensure_consumer).
+// The provider side of an allocation write, shared by setAllocations, scheduler claims and the
+// reshaper: request validation, providers resolved and locked in id order, old allocations
+// deleted, new ones inserted with unit and capacity checks (upstream: objects/allocation.py
+// replace_all, _check_capacity_exceeded). The consumer side is in allocation-consumers.ts.
 import type { EntityManager } from 'typeorm';
 import { rowsOf } from '../db/rows';
 import type { LockedConsumer } from './allocation-consumers';

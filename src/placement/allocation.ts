@@ -1,7 +1,7 @@
 // Allocations: replace a consumer's allocations atomically (one or many consumers), read them by
 // consumer or provider, delete them (upstream: objects/allocation.py, handlers/allocation.py).
 import type { DataSource, EntityManager } from 'typeorm';
-import { finishConsumers, lockConsumers, ownersOf } from './allocation-consumers';
+import { ensureOwnersOf, finishConsumers, lockConsumers } from './allocation-consumers';
 import {
   type AllocationWriteOptions,
   type ConsumerAllocationsInput,
@@ -131,7 +131,7 @@ export class AllocationService {
         guards.push(guard);
       }
     }
-    const owners = await ownersOf(em, normalized);
+    const owners = await ensureOwnersOf(em, normalized);
     const consumers = await lockConsumers(em, normalized, opts, owners);
     const existingIds = [...consumers.values()].filter((c) => !c.isNew).map((c) => c.id);
     const { byUuid, bumpIds, generations } = await lockProviders(

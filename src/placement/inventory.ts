@@ -130,41 +130,23 @@ export class InventoryService {
   }
 
   /**
-   * Replaces all inventories of a provider the caller has locked, in the caller's transaction
-   * (reshaper final step, legacy import). Does not touch the generation.
+   * Writes inventories of a provider the caller has locked, in the caller's transaction, without
+   * touching its generation: 'all' replaces every inventory (reshaper final step, legacy import),
+   * 'merge' adds or updates the listed ones and keeps the others (the reshaper's interim "union").
    * @throws BadRequestError; InventoryInUseError.
    */
-  async setAllIn(
+  async writeIn(
     em: EntityManager,
     rp: LockedProvider,
     inventories: readonly InventoryInput[],
+    mode: 'all' | 'merge',
     opts: InventoryWriteOptions = {},
   ): Promise<void> {
     await this.replace(
       em,
       rp,
       inventories.map((i) => normalizeInventory(i, opts)),
-      'all',
-      opts,
-    );
-  }
-
-  /**
-   * Adds or updates the listed inventories of a locked provider, keeping the others (the
-   * reshaper's interim "union" inventory). Does not touch the generation.
-   * @throws BadRequestError; InventoryInUseError.
-   */
-  async mergeIn(
-    em: EntityManager,
-    rp: LockedProvider,
-    inventories: readonly InventoryInput[],
-    opts: InventoryWriteOptions = {},
-  ): Promise<void> {
-    await this.replace(
-      em,
-      rp,
-      inventories.map((i) => normalizeInventory(i, opts)),
-      'merge',
+      mode,
       opts,
     );
   }

@@ -95,7 +95,7 @@ export class ReshaperService {
           // Step 1: the interim inventory (an empty new list would replace nothing: skipped).
           const interim = invs.filter((inv) => inv.inventories.length > 0);
           for (const inv of interim) {
-            await this.inventories.mergeIn(em, locked(inv), inv.inventories, {
+            await this.inventories.writeIn(em, locked(inv), inv.inventories, 'merge', {
               ...opts,
               allowCapacityBelowUsage: true,
             });
@@ -108,7 +108,7 @@ export class ReshaperService {
       );
       // Step 3: the final inventories, checked against the allocations just written.
       for (const inv of invs) {
-        await this.inventories.setAllIn(em, locked(inv), inv.inventories, opts);
+        await this.inventories.writeIn(em, locked(inv), inv.inventories, 'all', opts);
       }
       await incrementGenerationsById(em, [...idOf.values()]);
     });

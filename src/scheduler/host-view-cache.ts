@@ -40,13 +40,12 @@ export class HostViewCache {
   readonly stats = { hits: 0, builds: 0 };
 
   /**
-   * Views of the trees rooted at `rootOrder` (roots the index no longer knows are left out),
-   * with the allocation requests given per root.
+   * Views of the trees whose roots key `requests`, in its order, each with its allocation
+   * requests (roots the index no longer knows are left out).
    */
   views(
     index: CapacityIndex,
     aggregates: readonly AggregateWithMetadata[],
-    rootOrder: readonly string[],
     requests: ReadonlyMap<string, readonly AllocationRequestView[]>,
   ): HostView[] {
     if (index !== this.index || aggregates !== this.aggregates) {
@@ -56,7 +55,7 @@ export class HostViewCache {
     }
     const bases = new Map<string, HostBase>();
     const missing: string[] = [];
-    for (const root of rootOrder) {
+    for (const root of requests.keys()) {
       const base = this.lookup(index, root);
       if (base) {
         bases.set(root, base);
@@ -69,9 +68,9 @@ export class HostViewCache {
     for (const [root, base] of this.build(index, aggregates, missing)) {
       bases.set(root, base);
     }
-    return rootOrder.flatMap((root) => {
+    return [...requests].flatMap(([root, allocationRequests]) => {
       const base = bases.get(root);
-      return base ? [{ ...base, allocationRequests: requests.get(root) ?? [] }] : [];
+      return base ? [{ ...base, allocationRequests }] : [];
     });
   }
 

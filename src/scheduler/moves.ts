@@ -15,9 +15,7 @@ import { ConcurrentUpdateError, ConflictError, ErrorCode } from '../placement/er
 import type { ResourceProviderService } from '../placement/resource-provider';
 import type { ConsumerRecord, ResourceProviderRecord } from '../placement/types';
 import { normalizeUuidOrThrow } from '../placement/uuid';
-
-/** Allocations as provider uuid -> class -> amount. */
-export type AllocationMap = Map<string, Map<string, number>>;
+import { type AllocationMap, add, fromRows, subtract, toList } from './allocation-map';
 
 /** What a claim needs to know. */
 export interface ClaimInput {
@@ -327,16 +325,10 @@ async function readConsumerWithAllocations(
     [uuid],
   );
   const first = rows[0];
-  const current: AllocationMap = new Map();
-  for (const r of rows) {
-    if (r.provider_uuid === null || r.resource_class === null || r.used === null) {
-      continue;
-    }
-    const res = current.get(r.provider_uuid) ?? new Map<string, number>();
-    res.set(r.resource_class, (res.get(r.resource_class) ?? 0) + r.used);
-    current.set(r.provider_uuid, res);
-  }
-  return { consumer: first ? { id: first.id, generation: first.generation } : null, current };
+  return {
+    consumer: first ? { id: first.id, generation: first.generation } : null,
+    current: fromRows(rows),
+  };
 }
 
 async function readAllocations(em: EntityManager, consumerId: number): Promise<AllocationMap> {
@@ -346,13 +338,7 @@ async function readAllocations(em: EntityManager, consumerId: number): Promise<A
      JOIN resource_classes rc ON rc.id = a.resource_class_id WHERE a.consumer_id = $1`,
     [consumerId],
   );
-  const out: AllocationMap = new Map();
-  for (const r of rows) {
-    const res = out.get(r.provider_uuid) ?? new Map<string, number>();
-    res.set(r.resource_class, (res.get(r.resource_class) ?? 0) + r.used);
-    out.set(r.provider_uuid, res);
-  }
-  return out;
+  return fromRows(rows);
 }
 
 async function readMove(em: EntityManager, consumerId: number): Promise<MoveRow | null> {
@@ -362,53 +348,4 @@ async function readMove(em: EntityManager, consumerId: number): Promise<MoveRow 
     [consumerId],
   );
   return rows[0] ?? null;
-}
-
-/** `base` plus `added` (a new map). */
-export function add(base: AllocationMap, added: readonly ProviderAllocation[]): AllocationMap {
-  const out: AllocationMap = new Map([...base].map(([rp, res]) => [rp, new Map(res)]));
-  for (const a of added) {
-    const res = out.get(a.providerUuid) ?? new Map<string, number>();
-    for (const [rc, n] of Object.entries(a.resources)) {
-      res.set(rc, (res.get(rc) ?? 0) + n);
-    }
-    out.set(a.providerUuid, res);
-  }
-  return out;
-}
-
-/** `base` minus `side`, dropping zeros; null when `base` does not hold all of `side`. */
-export function subtract(
-  base: AllocationMap,
-  side: readonly ProviderAllocation[],
-): AllocationMap | null {
-  const out: AllocationMap = new Map([...base].map(([rp, res]) => [rp, new Map(res)]));
-  for (const a of side) {
-    const res = out.get(a.providerUuid);
-    for (const [rc, n] of Object.entries(a.resources)) {
-      const have = res?.get(rc) ?? 0;
-      if (!res || have < n) {
-        return null;
-      }
-      if (have === n) {
-        res.delete(rc);
-      } else {
-        res.set(rc, have - n);
-      }
-    }
-    if (res && res.size === 0) {
-      out.delete(a.providerUuid);
-    }
-  }
-  return out;
-}
-
-/** The map as a list, providers and classes sorted (stable records). */
-export function toList(m: AllocationMap): ProviderAllocation[] {
-  return [...m]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([providerUuid, res]) => ({
-      providerUuid,
-      resources: Object.fromEntries([...res].sort(([a], [b]) => a.localeCompare(b))),
-    }));
 }

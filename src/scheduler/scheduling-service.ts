@@ -129,7 +129,7 @@ export class SchedulingService {
       this.services.candidates.current(),
       this.aggregates.all(),
     ]);
-    return this.views.views(index, aggregates, [...requests.keys()], requests);
+    return this.views.views(index, aggregates, requests);
   }
 
   /**

@@ -41,17 +41,17 @@ function fixture() {
 }
 
 const roots = [uuid(1), uuid(2)];
-const noRequests = new Map();
+const noRequests = new Map(roots.map((r): [string, never[]] => [r, []]));
 
 describe('HostViewCache', () => {
   it('builds views once and reuses them while nothing changed', () => {
     const { index, aggregates, cache } = fixture();
-    const first = cache.views(index, aggregates, roots, noRequests);
+    const first = cache.views(index, aggregates, noRequests);
     expect(first.map((v) => v.uuid)).toEqual(roots);
     expect(first[0]!.aggregates[0]!.metadata).toEqual({ tier: 'gold' });
     expect(first[1]!.providers.map((p) => p.uuid)).toEqual([uuid(2), uuid(3)]);
     expect(cache.stats).toEqual({ hits: 0, builds: 2 });
-    const again = cache.views(index, aggregates, roots, noRequests);
+    const again = cache.views(index, aggregates, noRequests);
     expect(cache.stats).toEqual({ hits: 2, builds: 2 });
     expect(again[0]!.providers).toBe(first[0]!.providers);
   });
@@ -65,9 +65,9 @@ describe('HostViewCache', () => {
     ['a new child', (i: CapacityIndex) => i.upsertProvider(provider(4, 2))],
   ])('rebuilds only the tree whose %s changed', (_what, change) => {
     const { index, aggregates, cache } = fixture();
-    const before = cache.views(index, aggregates, roots, noRequests);
+    const before = cache.views(index, aggregates, noRequests);
     change(index);
-    const after = cache.views(index, aggregates, roots, noRequests);
+    const after = cache.views(index, aggregates, noRequests);
     expect(cache.stats).toEqual({ hits: 1, builds: 3 });
     expect(after[0]!.providers).toBe(before[0]!.providers);
     expect(after[1]!.providers).not.toBe(before[1]!.providers);
@@ -75,17 +75,17 @@ describe('HostViewCache', () => {
 
   it('shows the new usage after a change', () => {
     const { index, aggregates, cache } = fixture();
-    cache.views(index, aggregates, roots, noRequests);
+    cache.views(index, aggregates, noRequests);
     index.applyAllocationDelta(3, 'VCPU', 2);
-    const [, tree] = cache.views(index, aggregates, roots, noRequests);
+    const [, tree] = cache.views(index, aggregates, noRequests);
     expect(tree!.providers[1]!.inventories.VCPU!.used).toBe(2);
   });
 
   it('starts over when the aggregate metadata list is replaced', () => {
     const { index, aggregates, cache } = fixture();
-    cache.views(index, aggregates, roots, noRequests);
+    cache.views(index, aggregates, noRequests);
     const changed = [{ ...aggregates[0]!, metadata: { tier: 'silver' } }];
-    const [host] = cache.views(index, changed, roots, noRequests);
+    const [host] = cache.views(index, changed, noRequests);
     expect(host!.aggregates[0]!.metadata).toEqual({ tier: 'silver' });
     expect(cache.stats.builds).toBe(4);
   });
@@ -96,8 +96,10 @@ describe('HostViewCache', () => {
     const views = cache.views(
       index,
       aggregates,
-      [uuid(1), uuid(99)],
-      new Map([[uuid(1), [request]]]),
+      new Map([
+        [uuid(1), [request]],
+        [uuid(99), []],
+      ]),
     );
     expect(views).toHaveLength(1);
     expect(views[0]!.allocationRequests).toEqual([request]);
@@ -105,7 +107,7 @@ describe('HostViewCache', () => {
 
   it('hands out frozen views: a plugin cannot change what the next request sees', () => {
     const { index, aggregates, cache } = fixture();
-    const [host] = cache.views(index, aggregates, roots, noRequests);
+    const [host] = cache.views(index, aggregates, noRequests);
     expect(() => {
       (host!.root.inventories.VCPU as { used: number }).used = 99;
     }).toThrow(TypeError);

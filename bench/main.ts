@@ -3,7 +3,8 @@
 // result counts, claims/s and RSS. `--smoke` runs small sizes (CI keeps it from rotting).
 // Usage: npm run bench -- [--smoke] [--hosts 5000] [--nested 10000] [--clients 16] [--claims 2000]
 //   scheduling scenario (bench/scheduling.ts): [--sched-hosts 10000] [--sched-clients 32]
-//   [--sched-claims 3000] [--sched-limit 50 (0 = none)] [--no-scheduling] [--only-scheduling]
+//   [--sched-claims 3000] [--sched-limit 50 (0 = none)] [--sched-no-raw] [--sched-reuse-ms N]
+//   [--no-scheduling] [--only-scheduling]
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { createApp } from '../src/app';
@@ -158,10 +159,13 @@ async function main(): Promise<void> {
           clients: num('sched-clients', 32),
           claims: num('sched-claims', smoke ? 100 : 3000),
           limit: limit > 0 ? limit : undefined,
+          raw: !flag('sched-no-raw'),
           log: (l) => console.log(l),
         });
       },
-      SCHEDULING_ENV,
+      args.includes('--sched-reuse-ms')
+        ? { ...SCHEDULING_ENV, BERTH_EVALUATION_REUSE_MS: String(num('sched-reuse-ms', 1000)) }
+        : SCHEDULING_ENV,
     );
   }
   if (flag('only-scheduling')) {

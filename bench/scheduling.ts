@@ -103,6 +103,44 @@ async function concurrently(clients: number, total: number, one: () => Promise<b
   return { ok, failed, secs: (performance.now() - started) / 1000, cpuMs };
 }
 
+/**
+ * `schedule` with `o.clients` concurrent callers, each request one of `flavors` flavors (differing
+ * in DISK_GB) in turn: identical requests of an unchanged state share their evaluation, so one
+ * flavor is the best case and several flavors show what sharing is worth.
+ */
+async function scheduleLoop(
+  app: App,
+  gql: Gql,
+  o: { clients: number; claims: number; limit: number | undefined; log: (l: string) => void },
+  flavors: number,
+): Promise<void> {
+  const stats = app.scheduling.cache.stats;
+  const before = { hits: stats.hits, misses: stats.misses };
+  const evals = { ...app.scheduling.service.evaluations.stats };
+  const batches = { ...app.scheduling.service.claims.stats };
+  let n = 0;
+  const sched = await concurrently(o.clients, o.claims, async () => {
+    const data = (await gql(app, SCHEDULE, {
+      i: scheduleInput(o.limit, 20 + (n++ % flavors)),
+    })) as {
+      schedule: { selections: { host: unknown }[] };
+    };
+    return data.schedule.selections[0]!.host !== null;
+  });
+  const after = app.scheduling.cache.stats;
+  const b = app.scheduling.service.claims.stats;
+  const e = app.scheduling.service.evaluations.stats;
+  const tx = b.batches - batches.batches;
+  const inBatches = b.batchedClaims - batches.batchedClaims;
+  const label = `schedule, ${o.clients} callers, ${flavors} flavor${flavors > 1 ? 's' : ''}`;
+  o.log(
+    `${label}: ${(sched.ok / sched.secs).toFixed(0)} claims/s (${sched.ok} ok, ${sched.failed} no host, ${sched.secs.toFixed(1)} s, berth CPU ${sched.cpuMs.toFixed(1)} ms/claim); over capacity: ${await overCommitted(app.dataSource)} (target ≥ 500 claims/s, 0 over)`,
+  );
+  o.log(
+    `  evaluations ${e.computed - evals.computed} run, ${e.shared - evals.shared} shared; candidate cache ${after.hits - before.hits} hits / ${after.hits + after.misses - before.hits - before.misses}; ${tx} batch transactions wrote ${inBatches} claims (mean ${(inBatches / Math.max(1, tx)).toFixed(1)}), ${b.splitBatches - batches.splitBatches} split`,
+  );
+}
+
 /** Runs the scenario on an app whose database holds `hosts` seeded flat hosts. */
 export async function runSchedulingBench(
   app: App,
@@ -113,6 +151,8 @@ export async function runSchedulingBench(
     clients: number;
     claims: number;
     limit: number | undefined;
+    /** Also run the raw Nova-style loop. */
+    raw: boolean;
     log: (l: string) => void;
   },
 ): Promise<void> {
@@ -146,22 +186,11 @@ export async function runSchedulingBench(
     `explainPlacement warm (cache hit)   p50 ${fmt(pct(warm, 50))} ms  p95 ${fmt(pct(warm, 95))} ms  (target p50 ≤ 15 ms)`,
   );
 
-  const stats = app.scheduling.cache.stats;
-  const before = { hits: stats.hits, misses: stats.misses };
-  const sched = await concurrently(o.clients, o.claims, async () => {
-    const data = (await gql(app, SCHEDULE, { i: scheduleInput(o.limit) })) as {
-      schedule: { selections: { host: unknown }[] };
-    };
-    return data.schedule.selections[0]!.host !== null;
-  });
-  const after = app.scheduling.cache.stats;
-  const b = app.scheduling.service.claims.stats;
-  o.log(
-    `claim batches: ${b.batches} transactions wrote ${b.batchedClaims} claims (mean ${(b.batchedClaims / Math.max(1, b.batches)).toFixed(1)}); ${b.splitBatches} split and retried one by one`,
-  );
-  o.log(
-    `schedule, ${o.clients} callers: ${(sched.ok / sched.secs).toFixed(0)} claims/s (${sched.ok} ok, ${sched.failed} no host, ${sched.secs.toFixed(1)} s, berth CPU ${sched.cpuMs.toFixed(1)} ms/claim); cache ${after.hits - before.hits} hits / ${after.hits + after.misses - before.hits - before.misses}; over capacity: ${await overCommitted(app.dataSource)} (target ≥ 500 claims/s, 0 over)`,
-  );
+  await scheduleLoop(app, gql, o, 1);
+  await scheduleLoop(app, gql, o, 8);
+  if (!o.raw) {
+    return;
+  }
 
   const raw = await concurrently(o.clients, o.claims, async () => {
     const data = (await gql(app, CANDIDATES, { r: request(50) })) as {

@@ -80,6 +80,7 @@ export function createScheduling(
   const service = new SchedulingService(services, pipelineFor, candidateCache, log, moves, {
     maxClaimAttempts: config.scheduler.maxClaimAttempts,
     claimBatch: config.scheduler.claimBatch,
+    evaluationReuseMs: config.scheduler.evaluationReuseMs,
   });
   return {
     service,

@@ -50,6 +50,7 @@ const schema = z.object({
   BERTH_CANDIDATE_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60000),
   BERTH_MAX_CLAIM_ATTEMPTS: z.coerce.number().int().min(1).max(1000).default(10),
   BERTH_CLAIM_BATCH: z.coerce.number().int().min(1).max(256).default(32),
+  BERTH_EVALUATION_REUSE_MS: z.coerce.number().int().min(0).max(60000).default(1000),
   NODE_ENV: z.string().optional(),
 });
 
@@ -105,6 +106,8 @@ export interface Config {
     readonly maxClaimAttempts: number;
     /** Most new-consumer claims written in one transaction (group commit); 1 = no batching. */
     readonly claimBatch: number;
+    /** How long identical requests may share one evaluation of an unchanged state; 0 = never. */
+    readonly evaluationReuseMs: number;
   };
 }
 
@@ -213,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       cacheTtlMs: e.BERTH_CANDIDATE_CACHE_TTL_MS,
       maxClaimAttempts: e.BERTH_MAX_CLAIM_ATTEMPTS,
       claimBatch: e.BERTH_CLAIM_BATCH,
+      evaluationReuseMs: e.BERTH_EVALUATION_REUSE_MS,
     },
   };
 }

@@ -29,6 +29,15 @@ export class CandidateService {
   private catalogStale = false;
   private readonly pending = new Set<number>();
   private chain: Promise<unknown> = Promise.resolve();
+  private revisionNo = 0;
+
+  /**
+   * Names the state of the index: bumped whenever a change is applied to it (or it is reloaded).
+   * Read right after {@link current} resolves, it names the index that call returned.
+   */
+  get revision(): number {
+    return this.revisionNo;
+  }
 
   constructor(
     private readonly ds: DataSource,
@@ -75,6 +84,7 @@ export class CandidateService {
       this.catalogStale = false;
       try {
         this.index = CapacityIndex.fromRows(await loadAllIndexRows(this.ds));
+        this.revisionNo++;
       } catch (err) {
         this.stale = true;
         throw err;
@@ -87,6 +97,7 @@ export class CandidateService {
     if (this.catalogStale) {
       this.catalogStale = false;
       const cat = await loadCatalogs(this.ds.manager);
+      this.revisionNo++;
       for (const n of cat.resourceClassNames) {
         index.defineResourceClass(n);
       }
@@ -98,9 +109,12 @@ export class CandidateService {
       const ids = [...this.pending];
       this.pending.clear();
       try {
-        index.refreshProviders(ids, await loadProviderRows(this.ds, ids));
+        const rows = await loadProviderRows(this.ds, ids);
+        this.revisionNo++;
+        index.refreshProviders(ids, rows);
       } catch (err) {
         // A failed partial refresh leaves the index in doubt: rebuild next time.
+        this.revisionNo++;
         this.stale = true;
         throw err;
       }

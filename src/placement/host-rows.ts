@@ -116,6 +116,11 @@ export class AggregateMetadataCache {
     });
   }
 
+  /** Bumped by every aggregate change heard (local or remote). */
+  get changes(): number {
+    return this.version;
+  }
+
   /** Every aggregate with a name or metadata. */
   all(): Promise<AggregateWithMetadata[]> {
     if (this.value) {

@@ -1,14 +1,19 @@
-// Candidate sets cached by the canonical form of their request (Redis, or the in-process LRU on
-// the embedded default). Every change to providers, inventories, allocations, traits or aggregates
-// bumps a shared epoch that is part of every key, so an entry is never served after a change this
-// deployment has committed; entries also expire. The cache is a hint: claims are validated in
-// PostgreSQL, so even a stale entry cannot cause an over-commit.
+// Candidate sets cached by the canonical form of their request, in two layers.
+// - Local (per replica): the answer computed from this replica's capacity index, kept while the
+//   index is at the same revision. Computing again from the same index state gives the same answer,
+//   so a local hit is exact; it is what lets a stream of identical requests (a scheduler placing
+//   many instances of one flavor) share one computation between two index changes.
+// - Shared (Redis, or the in-process LRU on the embedded default): every change to providers,
+//   inventories, allocations, traits or aggregates bumps a shared epoch that is part of every key,
+//   so an entry is never served after a change this deployment has committed; entries also expire.
+// Both are hints: claims are validated in PostgreSQL, so even a stale entry cannot over-commit.
 import { createHash } from 'node:crypto';
 import type { Cache } from '../cache/cache';
 import { cacheKey } from '../cache/cache';
 import type { CandidateRequest, RequestGroup } from '../placement/allocation-candidates/request';
 import type { AllocationCandidates } from '../placement/allocation-candidates/results';
 import type { ChangeBus } from '../placement/change-bus';
+import { deepFreeze } from './deep-freeze';
 
 const sortedSets = (sets: readonly (readonly string[])[] | undefined) =>
   (sets ?? []).map((s) => [...s].sort()).sort((a, b) => a.join(',').localeCompare(b.join(',')));
@@ -40,13 +45,34 @@ export function canonicalRequest(req: CandidateRequest): string {
 
 /** Hit/miss counters (metrics). */
 export interface CandidateCacheStats {
+  /** Lookups answered by either layer. */
   hits: number;
+  /** Of those, answered by the local layer (no round trip). */
+  localHits: number;
   misses: number;
 }
 
+/** Where candidates come from (the CandidateService over this replica's capacity index). */
+export interface CandidateSource {
+  /** Applies every change heard so far to the index. */
+  current(): Promise<unknown>;
+  /** Names the index state; read right after `current()` it names the state that call left. */
+  readonly revision: number;
+  find(req: CandidateRequest): Promise<AllocationCandidates>;
+}
+
+interface LocalEntry {
+  readonly revision: number;
+  readonly value: AllocationCandidates;
+}
+
+/** Local entries kept (distinct requests between two index changes); oldest dropped first. */
+const LOCAL_ENTRIES = 256;
+
 /** The candidate-set cache. */
 export class CandidateCache {
-  readonly stats: CandidateCacheStats = { hits: 0, misses: 0 };
+  readonly stats: CandidateCacheStats = { hits: 0, localHits: 0, misses: 0 };
+  private readonly local = new Map<string, LocalEntry>();
   private localEpoch = 0;
   /** The last shared-epoch increment this replica started (awaited before reading the epoch). */
   private pendingIncr: Promise<unknown> = Promise.resolve();
@@ -70,7 +96,7 @@ export class CandidateCache {
     });
   }
 
-  private async key(req: CandidateRequest): Promise<string | undefined> {
+  private async key(canonical: string): Promise<string | undefined> {
     let epoch: number | undefined = this.localEpoch;
     if (this.cache.kind === 'redis') {
       // Read-your-writes on this replica: our own increment lands before we read the epoch.
@@ -82,37 +108,58 @@ export class CandidateCache {
         return undefined;
       }
     }
-    const digest = createHash('sha1').update(canonicalRequest(req)).digest('hex');
+    const digest = createHash('sha1').update(canonical).digest('hex');
     return cacheKey('candidates', `${epoch}:${digest}`);
   }
 
   /**
-   * The cached candidates for `req`, or the result of `compute` (then stored).
-   * Randomised requests are never cached.
+   * The cached candidates for `req`, or the source's answer (then stored in both layers).
+   * Randomised requests are never cached. Answers from the local layer are shared between callers
+   * and deeply frozen.
    */
   async getOrCompute(
     req: CandidateRequest,
-    compute: () => Promise<AllocationCandidates>,
+    source: CandidateSource,
   ): Promise<AllocationCandidates> {
     if (req.randomize) {
-      return compute();
+      return source.find(req);
+    }
+    await source.current();
+    const revision = source.revision;
+    const canonical = canonicalRequest(req);
+    const local = this.local.get(canonical);
+    if (local?.revision === revision) {
+      this.stats.hits++;
+      this.stats.localHits++;
+      return local.value;
     }
     const epochAtKey = this.localEpoch;
-    const key = await this.key(req);
-    if (key) {
-      const hit = await this.cache.get<AllocationCandidates>(key);
-      if (hit) {
-        this.stats.hits++;
-        return hit;
+    const key = await this.key(canonical);
+    let value = key ? await this.cache.get<AllocationCandidates>(key) : undefined;
+    if (value) {
+      this.stats.hits++;
+    } else {
+      this.stats.misses++;
+      value = await source.find(req);
+      // A change this replica heard meanwhile has made the entry unreachable (the epoch moved on):
+      // storing it would only cost the write.
+      if (key && this.localEpoch === epochAtKey) {
+        await this.cache.set(key, value, this.ttlMs);
       }
     }
-    this.stats.misses++;
-    const value = await compute();
-    // A change this replica heard meanwhile has made the entry unreachable (the epoch moved on):
-    // storing it would only cost the write. Under a stream of claims this is the common case.
-    if (key && this.localEpoch === epochAtKey) {
-      await this.cache.set(key, value, this.ttlMs);
+    // Kept locally only while nothing was applied to the index since the lookup.
+    if (source.revision === revision) {
+      this.remember(canonical, { revision, value: deepFreeze(value) });
     }
     return value;
+  }
+
+  private remember(canonical: string, entry: LocalEntry): void {
+    this.local.delete(canonical);
+    this.local.set(canonical, entry);
+    if (this.local.size > LOCAL_ENTRIES) {
+      // Maps iterate in insertion order: the least recently stored entry goes.
+      this.local.delete(this.local.keys().next().value as string);
+    }
   }
 }

@@ -4,6 +4,9 @@
 // is being written as one allocation write (one transaction, providers locked in id order, the
 // same capacity, unit and quota checks, summed across the batch). No claim waits for a timer: an
 // idle batcher writes a lone claim at once, and batches only form while the database is busy.
+// While a transaction is in flight, a second one starts only for a full batch: a claim that
+// arrives meanwhile waits for the write in flight and goes with everything queued behind it
+// (starting it alone would cost a whole transaction's round trips for one claim).
 // When a batch cannot be written as a whole (one claim hit a capacity or generation conflict, a
 // quota, a consumer that already exists and so is a move), every claim of it is retried on its
 // own, so each caller gets exactly the answer a lone claim would have given.
@@ -41,7 +44,10 @@ interface Pending {
   readonly reject: (err: unknown) => void;
 }
 
-/** Queues claims and writes them in batches of at most `maxBatch`, `maxConcurrent` at a time. */
+/**
+ * Queues claims and writes them in batches of at most `maxBatch`: at once when idle, otherwise
+ * when the write in flight ends, or beside it when a full batch is waiting (up to `maxConcurrent`).
+ */
 export class ClaimBatcher {
   readonly stats: ClaimBatchStats = { batches: 0, batchedClaims: 0, splitBatches: 0 };
   private readonly queue: Pending[] = [];
@@ -65,7 +71,11 @@ export class ClaimBatcher {
   }
 
   private drain(): void {
-    while (this.running < this.maxConcurrent && this.queue.length > 0) {
+    while (
+      this.queue.length > 0 &&
+      (this.running === 0 ||
+        (this.running < this.maxConcurrent && this.queue.length >= this.maxBatch))
+    ) {
       const batch = this.take();
       this.running++;
       void this.write(batch).finally(() => {

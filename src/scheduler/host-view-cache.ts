@@ -6,6 +6,7 @@
 // plugins see read-only views, as the plugin API promises, and cannot corrupt the next request.
 import type { CapacityIndex } from '../placement/allocation-candidates/capacity-index';
 import { type AggregateWithMetadata, hostRowsFromIndex } from '../placement/host-rows';
+import { deepFreeze } from './deep-freeze';
 import { buildHostViews } from './host-view';
 import type { AllocationRequestView, HostView } from './plugin-api';
 
@@ -20,16 +21,6 @@ interface Entry {
 
 /** Most trees kept; beyond it the cache starts over (a full scan of a huge cloud). */
 const MAX_ENTRIES = 50_000;
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) {
-      deepFreeze(v);
-    }
-  }
-  return value;
-}
 
 /** Per-replica cache of host bases, valid for one index and one aggregate metadata list. */
 export class HostViewCache {

@@ -20,7 +20,7 @@ import type {
   Verdict,
   WeigherPlugin,
 } from './plugin-api';
-import { rankHosts, weighHosts } from './weighing';
+import { rankHosts, type Weighing, weighHosts } from './weighing';
 
 /** pino-compatible logger (only the two levels the pipeline uses). */
 export interface SchedulerLogger {
@@ -57,6 +57,16 @@ export interface ScheduleIo {
   readonly hosts: (spec: RequestSpec) => Promise<readonly HostView[]>;
 }
 
+/**
+ * Filtered and weighed hosts, before ranking: everything about a request that does not involve
+ * chance, so identical requests may share it (each then ranks it with its own tie-breaks).
+ */
+export interface Evaluation {
+  readonly survivors: readonly HostView[];
+  readonly weighing: Pick<Weighing, 'totals' | 'components'>;
+  readonly explanation: Explanation;
+}
+
 /** A configured pipeline. */
 export interface Pipeline {
   readonly filters: readonly FilterPlugin<unknown>[];
@@ -71,9 +81,15 @@ export interface Pipeline {
     spec: RequestSpec,
     amended?: AmendResult,
   ): Promise<PipelineResult>;
-  /** `amend`, then `io.hosts`, then `run`. */
+  /** `amend`, then `io.hosts`, then filters and weighers; no ranking yet. */
+  evaluate(spec: RequestSpec, io: ScheduleIo): Promise<Evaluation>;
+  /** Ranks an evaluation: equal weights in random order, Nova's host subset pick. */
+  rank(evaluation: Evaluation): PipelineResult;
+  /** `evaluate`, then `rank`. */
   schedule(spec: RequestSpec, io: ScheduleIo): Promise<PipelineResult>;
 }
+
+const NOTHING_WEIGHED: Evaluation['weighing'] = { totals: [], components: [] };
 
 const NO_LOGGER: SchedulerLogger = { warn: () => {}, info: () => {} };
 
@@ -230,11 +246,11 @@ export function createPipeline(
     return { step, survivors };
   }
 
-  async function run(
+  async function filterAndWeigh(
     hosts: readonly HostView[],
     spec: RequestSpec,
     amended?: AmendResult,
-  ): Promise<PipelineResult> {
+  ): Promise<Evaluation> {
     const active = plugins.filters.filter((f) => f.filter !== undefined);
     if (amended?.unsatisfiable !== undefined) {
       const explanation: Explanation = {
@@ -246,7 +262,7 @@ export function createPipeline(
         weighers: [],
         failures: amendFailures(amended),
       };
-      return { hosts: [], explanation };
+      return { survivors: [], weighing: NOTHING_WEIGHED, explanation };
     }
     const failures = amendFailures(amended);
     const onFailure = (failure: PluginFailure) => {
@@ -276,7 +292,7 @@ export function createPipeline(
             now,
             onFailure,
           })
-        : { totals: [], components: [], steps: [] };
+        : { ...NOTHING_WEIGHED, steps: [] };
     const explanation: Explanation = {
       amendments: amended?.steps ?? [],
       hostsIn: hosts.length,
@@ -286,16 +302,31 @@ export function createPipeline(
       weighers: weighing.steps,
       failures,
     };
-    return { hosts: rankHosts(survivors, weighing, hostSubsetSize, rng), explanation };
+    return { survivors, weighing, explanation };
   }
 
-  async function schedule(spec: RequestSpec, io: ScheduleIo): Promise<PipelineResult> {
+  function rank(e: Evaluation): PipelineResult {
+    return {
+      hosts: rankHosts(e.survivors, e.weighing, hostSubsetSize, rng),
+      explanation: e.explanation,
+    };
+  }
+
+  async function run(
+    hosts: readonly HostView[],
+    spec: RequestSpec,
+    amended?: AmendResult,
+  ): Promise<PipelineResult> {
+    return rank(await filterAndWeigh(hosts, spec, amended));
+  }
+
+  async function evaluate(spec: RequestSpec, io: ScheduleIo): Promise<Evaluation> {
     const aggregates = needsAggregates ? await io.aggregates() : [];
     const amended = await amend(spec, { aggregates });
     if (amended.unsatisfiable !== undefined) {
-      return run([], amended.spec, amended);
+      return filterAndWeigh([], amended.spec, amended);
     }
-    return run(await io.hosts(amended.spec), amended.spec, amended);
+    return filterAndWeigh(await io.hosts(amended.spec), amended.spec, amended);
   }
 
   const needsAggregates = plugins.filters.some((f) => f.amendRequest !== undefined);
@@ -305,6 +336,8 @@ export function createPipeline(
     needsAggregates,
     amend,
     run,
-    schedule,
+    evaluate,
+    rank,
+    schedule: async (spec, io) => rank(await evaluate(spec, io)),
   };
 }

@@ -17,10 +17,11 @@ import type { Services } from '../services';
 import type { CandidateCache } from './candidate-cache';
 import { ClaimBatcher } from './claim-batcher';
 import { fitsWithPlanned, InFlight, selectClaimOrder } from './claim-order';
+import { EvaluationMemo, evaluationKey } from './evaluation-memo';
 import type { Explanation, RankedHost } from './explanation';
 import { HostViewCache } from './host-view-cache';
 import type { Claimed, MoveService } from './moves';
-import type { Pipeline } from './pipeline';
+import type { Evaluation, Pipeline } from './pipeline';
 import type { AllocationRequestView, HostView, RequestSpec } from './plugin-api';
 
 /** A scheduling request (the GraphQL ScheduleInput, in domain terms). */
@@ -61,6 +62,8 @@ export interface SchedulingOptions {
   readonly maxClaimAttempts?: number;
   /** Most claims written in one transaction (group commit); 1 = each claim alone. */
   readonly claimBatch?: number;
+  /** How long identical requests may share an evaluation of an unchanged state; 0 = never. */
+  readonly evaluationReuseMs?: number;
 }
 
 /** Orchestrates the pipeline over the domain services. */
@@ -71,6 +74,8 @@ export class SchedulingService {
   readonly views = new HostViewCache();
   /** Writes claims, batching those that queue up together. */
   readonly claims: ClaimBatcher;
+  /** Evaluations shared by identical requests. */
+  readonly evaluations: EvaluationMemo<Evaluation>;
 
   constructor(
     private readonly services: Services,
@@ -82,9 +87,14 @@ export class SchedulingService {
   ) {
     this.aggregates = new AggregateMetadataCache(services.dataSource, services.changes);
     this.claims = new ClaimBatcher(moves, opts.claimBatch ?? 1);
+    this.evaluations = new EvaluationMemo(opts.evaluationReuseMs ?? 0);
   }
 
-  /** One pipeline run: amended request, candidates, host views, ranking. */
+  /**
+   * One pipeline run: amended request, candidates, host views, filters and weighers (shared with
+   * identical requests while the index and aggregate metadata are unchanged), then this request's
+   * own ranking.
+   */
   private async evaluate(
     req: ScheduleRequest,
   ): Promise<{ explanation: Explanation; ranking: RankedHost[] }> {
@@ -96,16 +106,23 @@ export class SchedulingService {
       userId: req.userId,
       hints: req.hints ?? {},
     };
-    const result = await pipeline.schedule(spec, {
-      aggregates: async () =>
-        (await this.aggregates.all()).filter((a) => Object.keys(a.metadata).length > 0),
-      hosts: async (amended) => {
-        const candidates = await this.cache.getOrCompute(amended.candidateRequest, () =>
-          this.services.candidates.find(amended.candidateRequest),
-        );
-        return this.hostViews(candidates);
-      },
-    });
+    // Every change heard so far is applied first, so the stamp names what the evaluation reads.
+    await this.services.candidates.current();
+    const stamp = `${this.services.candidates.revision}:${this.aggregates.changes}`;
+    const evaluation = await this.evaluations.get(evaluationKey(spec, req.filters), stamp, () =>
+      pipeline.evaluate(spec, {
+        aggregates: async () =>
+          (await this.aggregates.all()).filter((a) => Object.keys(a.metadata).length > 0),
+        hosts: async (amended) => {
+          const candidates = await this.cache.getOrCompute(
+            amended.candidateRequest,
+            this.services.candidates,
+          );
+          return this.hostViews(candidates);
+        },
+      }),
+    );
+    const result = pipeline.rank(evaluation);
     return { explanation: result.explanation, ranking: [...result.hosts] };
   }
 

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { ChangeBus } from '../../src/placement/change-bus';
 import { ConflictError } from '../../src/placement/errors';
-import { ClaimBatcher } from '../../src/scheduler/claim-batcher';
+import { ClaimBatcher, type ClaimWriter } from '../../src/scheduler/claim-batcher';
 import type { ClaimInput } from '../../src/scheduler/moves';
 import { MoveService } from '../../src/scheduler/moves';
 import { createServices, type Services } from '../../src/services';
@@ -57,6 +57,54 @@ describe('claim batching', () => {
     const consumer = await s.allocations.findConsumer(inputs[5]!.consumerUuid);
     expect(consumer).toMatchObject({ projectId: 'p1', userId: 'u1', consumerType: 'INSTANCE' });
     expect(consumer!.generation).toBe(1);
+  });
+
+  /** The real writer, recording how many of its transactions overlapped at most. */
+  const overlapRecorder = () => {
+    let running = 0;
+    const seen = { most: 0 };
+    const track = async <T>(write: () => Promise<T>): Promise<T> => {
+      seen.most = Math.max(seen.most, ++running);
+      try {
+        return await write();
+      } finally {
+        running--;
+      }
+    };
+    const writer: ClaimWriter = {
+      claim: (input) => track(() => moves.claim(input)),
+      claimNew: (inputs) => track(() => moves.claimNew(inputs)),
+    };
+    return { writer, seen };
+  };
+
+  it('makes a claim that arrives during a write wait for it and go with the claims queued behind', async () => {
+    const host = await buildResourceProvider(s, {
+      inventories: [{ resourceClass: 'VCPU', total: 16 }],
+    });
+    const { writer, seen } = overlapRecorder();
+    const batcher = new ClaimBatcher(writer, 4, 2);
+    const first = batcher.claim(claimOn(host.uuid));
+    // Two claims arrive while the first is being written: fewer than a full batch, so they wait.
+    const later = [batcher.claim(claimOn(host.uuid)), batcher.claim(claimOn(host.uuid))];
+    await Promise.all([first, ...later]);
+    expect(seen.most).toBe(1);
+    expect(batcher.stats).toEqual({ batches: 1, batchedClaims: 2, splitBatches: 0 });
+    expect(await usedOn(host.id)).toBe(3);
+  });
+
+  it('starts a second transaction beside the one in flight for a full batch', async () => {
+    const host = await buildResourceProvider(s, {
+      inventories: [{ resourceClass: 'VCPU', total: 16 }],
+    });
+    const { writer, seen } = overlapRecorder();
+    const batcher = new ClaimBatcher(writer, 4, 2);
+    const all = Array.from({ length: 9 }, () => batcher.claim(claimOn(host.uuid)));
+    await Promise.all(all);
+    // 1 alone at once, 4 beside it (a full batch), the last 4 when a write ended.
+    expect(seen.most).toBe(2);
+    expect(batcher.stats).toEqual({ batches: 2, batchedClaims: 8, splitBatches: 0 });
+    expect(await usedOn(host.id)).toBe(9);
   });
 
   it('never over-commits: a batch that does not fit is split and each claim answered alone', async () => {

@@ -224,20 +224,39 @@ describe('scheduling service', () => {
     expect(used.get(other.id)).toEqual([{ resourceClass: 'VCPU', used: 4 }]);
   });
 
-  it('serves repeated identical requests from the candidate cache until something changes', async () => {
+  it('shares one evaluation between identical requests until something changes', async () => {
+    const rp = await buildResourceProvider(s, {
+      inventories: [{ resourceClass: 'VCPU', total: 8 }],
+    });
+    const req = request(1, 1);
+    await sched.service.explain(req);
+    const { computed, shared } = sched.service.evaluations.stats;
+    // Another consumer, same flavor: the filter/weigher pass is shared.
+    const again = await sched.service.explain({ ...req, consumerUuids: [randomUUID()] });
+    expect(sched.service.evaluations.stats).toEqual({ computed, shared: shared + 1 });
+    expect(again.ranking.map((r) => r.host.uuid)).toContain(rp.uuid);
+    await s.providerTraits.set(rp.uuid, (await s.providers.get(rp.uuid)).generation, [
+      'COMPUTE_STATUS_DISABLED',
+    ]);
+    const after = await sched.service.explain(req);
+    expect(sched.service.evaluations.stats).toEqual({ computed: computed + 1, shared: shared + 1 });
+    expect(after.ranking.map((r) => r.host.uuid)).not.toContain(rp.uuid);
+  });
+
+  it('serves candidates from the cache to requests that differ only outside the candidate query', async () => {
     const rp = await buildResourceProvider(s, {
       inventories: [{ resourceClass: 'VCPU', total: 8 }],
     });
     const req = request(1, 1);
     await sched.service.explain(req);
     const hits = sched.cache.stats.hits;
-    await sched.service.explain(req);
+    // Different extra specs: a new evaluation, but the same allocation-candidate request.
+    await sched.service.explain({ ...req, extraSpecs: { 'hw:cpu_policy': 'shared' } });
     expect(sched.cache.stats.hits).toBe(hits + 1);
     await s.providerTraits.set(rp.uuid, (await s.providers.get(rp.uuid)).generation, [
-      'COMPUTE_STATUS_DISABLED',
+      'HW_CPU_X86_AVX2',
     ]);
-    const after = await sched.service.explain(req);
+    await sched.service.explain({ ...req, extraSpecs: { 'hw:cpu_policy': 'dedicated' } });
     expect(sched.cache.stats.hits).toBe(hits + 1);
-    expect(after.ranking.map((r) => r.host.uuid)).not.toContain(rp.uuid);
   });
 });

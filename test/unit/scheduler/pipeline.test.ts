@@ -366,3 +366,22 @@ describe('schedule with the built-in plugins', () => {
     expect(aggregatesIo).not.toHaveBeenCalled();
   });
 });
+
+describe('evaluate, then rank', () => {
+  it('ranks one (shared) evaluation afresh each time: equal weights get new tie-breaks', async () => {
+    const draws = [0.9, 0.1, 0.5, 0.3, 0.1, 0.9, 0.3, 0.5];
+    let n = 0;
+    const pipeline = createPipeline(
+      { filters: [rejecting('A', [])], weighers: [] },
+      { rng: () => draws[n++]! },
+    );
+    const evaluation = await pipeline.evaluate(spec, {
+      aggregates: () => [],
+      hosts: async () => hosts,
+    });
+    const order = () => pipeline.rank(evaluation).hosts.map((r) => r.host.uuid);
+    expect(order()).toEqual(['h2', 'h4', 'h3', 'h1']);
+    expect(order()).toEqual(['h1', 'h3', 'h4', 'h2']);
+    expect(evaluation.explanation.filters[0]).toMatchObject({ before: 4, after: 4 });
+  });
+});

@@ -1,0 +1,84 @@
+// Identical scheduling requests share one pipeline evaluation (request amendment, candidates, host
+// views, filters, weighers) while nothing it read has changed: a burst of boots of one flavor is
+// filtered and weighed once, as Nova does for the instances of one multi-create request. Each
+// request still ranks the shared evaluation itself (its own random tie-breaks and host-subset
+// pick), and each claim is checked in PostgreSQL as always.
+//
+// An entry is keyed by the canonical request and stamped with the state it was computed from (the
+// capacity index revision, the aggregate metadata version); a new stamp means a new evaluation.
+// Plugins may also read the clock (maintenance windows and the like), so an entry is shared for
+// at most `maxAgeMs`; 0 turns sharing off. Requests that arrive while an evaluation is running
+// join it instead of starting their own. A failed evaluation is not kept.
+import { canonicalRequest } from './candidate-cache';
+import type { RequestSpec } from './plugin-api';
+
+/** Counters (metrics, bench). */
+export interface EvaluationMemoStats {
+  /** Evaluations run. */
+  computed: number;
+  /** Requests answered with an evaluation another request ran (or was running). */
+  shared: number;
+}
+
+interface Entry<V> {
+  readonly stamp: string;
+  readonly at: number;
+  readonly value: Promise<V>;
+}
+
+const sortedEntries = <T>(o: Readonly<Record<string, T>>) =>
+  Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+
+/** A stable key for requests that must evaluate alike (consumers and ordering aside). */
+export function evaluationKey(spec: RequestSpec, filters: readonly string[] | undefined): string {
+  return JSON.stringify([
+    canonicalRequest(spec.candidateRequest),
+    sortedEntries(spec.extraSpecs),
+    spec.projectId,
+    spec.userId ?? null,
+    sortedEntries(spec.hints),
+    filters ?? null,
+  ]);
+}
+
+/** Most distinct requests remembered; the least recently computed goes first. */
+const MAX_ENTRIES = 128;
+
+/** Shares evaluations between identical requests computed from the same state. */
+export class EvaluationMemo<V> {
+  readonly stats: EvaluationMemoStats = { computed: 0, shared: 0 };
+  private readonly entries = new Map<string, Entry<V>>();
+
+  constructor(
+    private readonly maxAgeMs: number,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /** The evaluation for `key` at `stamp`: shared when fresh, else `compute()`'s. */
+  get(key: string, stamp: string, compute: () => Promise<V>): Promise<V> {
+    if (this.maxAgeMs <= 0) {
+      this.stats.computed++;
+      return compute();
+    }
+    const now = this.now();
+    const hit = this.entries.get(key);
+    if (hit && hit.stamp === stamp && now - hit.at <= this.maxAgeMs) {
+      this.stats.shared++;
+      return hit.value;
+    }
+    this.stats.computed++;
+    const value = compute();
+    const entry: Entry<V> = { stamp, at: now, value };
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    if (this.entries.size > MAX_ENTRIES) {
+      this.entries.delete(this.entries.keys().next().value as string);
+    }
+    value.catch(() => {
+      if (this.entries.get(key) === entry) {
+        this.entries.delete(key);
+      }
+    });
+    return value;
+  }
+}

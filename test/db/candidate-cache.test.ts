@@ -1,0 +1,137 @@
+// The candidate cache's two layers on a real database and the configured cache backend (Redis when
+// REDIS_URL is set): the local layer answers identical requests without a round trip while the
+// capacity index is unchanged, and stops the moment a change (local or heard from another replica)
+// is applied; the shared layer still serves another replica.
+import type { Cache } from '../../src/cache/cache';
+import { ChangeBus } from '../../src/placement/change-bus';
+import { CandidateCache } from '../../src/scheduler/candidate-cache';
+import { createServices, type Services } from '../../src/services';
+import { createTestCache } from '../support/app';
+import { createTestDb, type TestDb } from '../support/db';
+import { buildResourceProvider, claim } from '../support/factories';
+
+const vcpu = (n: number, extra: { randomize?: boolean } = {}) => ({
+  groups: [
+    {
+      suffix: '',
+      resources: { VCPU: n },
+      requiredTraits: [],
+      forbiddenTraits: [],
+      memberOf: [],
+      forbiddenAggregates: [],
+    },
+  ],
+  ...extra,
+});
+
+describe('candidate cache layers', () => {
+  let db: TestDb;
+  let s: Services;
+  let bus: ChangeBus;
+  let backend: Cache;
+  let cache: CandidateCache;
+  /** Lookups the shared backend has served (hits + misses). */
+  const sharedLookups = () => backend.stats.hits + backend.stats.misses;
+
+  beforeAll(async () => {
+    db = await createTestDb();
+    bus = new ChangeBus(`berth_changes_${db.schema}`);
+    s = createServices(db.dataSource, bus);
+    backend = createTestCache();
+    cache = new CandidateCache(backend, bus);
+  });
+  afterAll(async () => {
+    await backend.close();
+    await db.drop();
+  });
+
+  it('answers a repeated request locally, with no shared-cache round trip, until the index changes', async () => {
+    const host = await buildResourceProvider(s, {
+      inventories: [{ resourceClass: 'VCPU', total: 3 }],
+    });
+    const req = vcpu(3);
+    const first = await cache.getOrCompute(req, s.candidates);
+    expect(first.allocationRequests.map((a) => a.allocations[0]!.providerUuid)).toContain(
+      host.uuid,
+    );
+    const { hits, localHits, misses } = cache.stats;
+    const lookups = sharedLookups();
+    const second = await cache.getOrCompute(req, s.candidates);
+    expect(second).toBe(first);
+    expect(cache.stats).toEqual({ hits: hits + 1, localHits: localHits + 1, misses });
+    expect(sharedLookups()).toBe(lookups);
+
+    // A local write is applied to the index before the next answer: recomputed, host now full.
+    await s.allocations.set([claim(host.uuid, { VCPU: 1 })]);
+    const third = await cache.getOrCompute(req, s.candidates);
+    expect(cache.stats.localHits).toBe(localHits + 1);
+    expect(cache.stats.misses).toBe(misses + 1);
+    expect(third.allocationRequests.map((a) => a.allocations[0]!.providerUuid)).not.toContain(
+      host.uuid,
+    );
+  });
+
+  it('stops answering locally once a change heard from another replica is applied', async () => {
+    const host = await buildResourceProvider(s, {
+      inventories: [{ resourceClass: 'VCPU', total: 2 }],
+    });
+    const req = vcpu(2);
+    const before = await cache.getOrCompute(req, s.candidates);
+    expect(
+      before.allocationRequests.some((a) => a.allocations[0]!.providerUuid === host.uuid),
+    ).toBe(true);
+    // Another replica reserves the host's whole inventory (behind this replica's back), bumps the
+    // shared epoch as every writer does, and its NOTIFY arrives here as a remote change.
+    await db.dataSource.query(
+      `UPDATE inventories SET reserved = total WHERE resource_provider_id = $1`,
+      [host.id],
+    );
+    const writerBus = new ChangeBus(`berth_changes_${db.schema}`);
+    new CandidateCache(backend, writerBus);
+    writerBus.publish({ kind: 'providers', ids: [host.id] }, 'local');
+    const localHits = cache.stats.localHits;
+    bus.publish({ kind: 'providers', ids: [host.id] }, 'remote');
+    const after = await cache.getOrCompute(req, s.candidates);
+    expect(cache.stats.localHits).toBe(localHits);
+    expect(after.allocationRequests.some((a) => a.allocations[0]!.providerUuid === host.uuid)).toBe(
+      false,
+    );
+  });
+
+  // Replicas share answers through Redis; the in-process backend is one process's own.
+  const withRedis = process.env.REDIS_URL ? it : it.skip;
+  if (!process.env.REDIS_URL) {
+    process.stdout.write(
+      '[berth tests] REDIS_URL unset: cross-replica candidate sharing skipped\n',
+    );
+  }
+
+  withRedis('shares answers with another replica through the shared layer', async () => {
+    await buildResourceProvider(s, { inventories: [{ resourceClass: 'VCPU', total: 5 }] });
+    const req = vcpu(5);
+    const mine = await cache.getOrCompute(req, s.candidates);
+    // A second replica: its own index and local layer, the same shared backend and database.
+    const otherBus = new ChangeBus(`berth_changes_${db.schema}`);
+    const other = new CandidateCache(backend, otherBus);
+    const theirs = await other.getOrCompute(
+      req,
+      createServices(db.dataSource, otherBus).candidates,
+    );
+    expect(other.stats).toEqual({ hits: 1, localHits: 0, misses: 0 });
+    expect(theirs).toEqual(mine);
+  });
+
+  it('freezes local answers and never caches randomised requests', async () => {
+    await buildResourceProvider(s, { inventories: [{ resourceClass: 'VCPU', total: 7 }] });
+    const answer = await cache.getOrCompute(vcpu(7), s.candidates);
+    expect(Object.isFrozen(answer.allocationRequests[0]!.allocations)).toBe(true);
+    expect(() => (answer.allocationRequests as unknown[]).pop()).toThrow(TypeError);
+
+    const stats = { ...cache.stats };
+    const lookups = sharedLookups();
+    await cache.getOrCompute(vcpu(7, { randomize: true }), s.candidates);
+    await cache.getOrCompute(vcpu(7, { randomize: true }), s.candidates);
+    expect(cache.stats).toEqual(stats);
+    expect(sharedLookups()).toBe(lookups);
+  });
+});

@@ -123,6 +123,8 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
     const c = scheduling.cache.stats;
     const lookups = c.hits + c.misses;
     const idx = services.candidates.stats;
+    const ev = scheduling.service.evaluations.stats;
+    const cb = scheduling.service.claims.stats;
     return [
       '# HELP berth_candidate_cache_hits_total Candidate-set cache hits.',
       '# TYPE berth_candidate_cache_hits_total counter',
@@ -143,6 +145,17 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
       `berth_candidate_index_refreshes_total ${idx.refreshes}`,
       '# TYPE berth_candidate_index_providers gauge',
       `berth_candidate_index_providers ${idx.providers}`,
+      '# HELP berth_scheduler_evaluations_total Filter/weigher passes run.',
+      '# TYPE berth_scheduler_evaluations_total counter',
+      `berth_scheduler_evaluations_total ${ev.computed}`,
+      '# HELP berth_scheduler_evaluations_shared_total Requests answered with an identical request\'s pass.',
+      '# TYPE berth_scheduler_evaluations_shared_total counter',
+      `berth_scheduler_evaluations_shared_total ${ev.shared}`,
+      '# HELP berth_claim_batches_total Transactions that wrote several scheduler claims.',
+      '# TYPE berth_claim_batches_total counter',
+      `berth_claim_batches_total ${cb.batches}`,
+      '# TYPE berth_claim_batched_claims_total counter',
+      `berth_claim_batched_claims_total ${cb.batchedClaims}`,
       '',
     ].join('\n');
   }

@@ -14,6 +14,7 @@ import type { CandidateRequest, RequestGroup } from '../placement/allocation-can
 import type { AllocationCandidates } from '../placement/allocation-candidates/results';
 import type { ChangeBus } from '../placement/change-bus';
 import { deepFreeze } from './deep-freeze';
+import { DEFAULT_GATE, type GateOptions, UsefulnessGate } from './usefulness-gate';
 
 const sortedSets = (sets: readonly (readonly string[])[] | undefined) =>
   (sets ?? []).map((s) => [...s].sort()).sort((a, b) => a.join(',').localeCompare(b.join(',')));
@@ -47,6 +48,8 @@ export function canonicalRequest(req: CandidateRequest): string {
 export interface CandidateCacheStats {
   /** Lookups answered by either layer. */
   hits: number;
+  /** Misses that skipped the shared layer because it was not paying off (see UsefulnessGate). */
+  sharedBypassed: number;
   /** Of those, answered by the local layer (no round trip). */
   localHits: number;
   misses: number;
@@ -71,8 +74,14 @@ const LOCAL_ENTRIES = 256;
 
 /** The candidate-set cache. */
 export class CandidateCache {
-  readonly stats: CandidateCacheStats = { hits: 0, localHits: 0, misses: 0 };
+  private readonly counters = { hits: 0, localHits: 0, misses: 0 };
+
+  get stats(): CandidateCacheStats {
+    return { ...this.counters, sharedBypassed: this.shared.bypassed };
+  }
   private readonly local = new Map<string, LocalEntry>();
+  /** Whether the shared layer pays for its round trips (it does not under a stream of claims). */
+  private readonly shared: UsefulnessGate;
   private localEpoch = 0;
   /** The last shared-epoch increment this replica started (awaited before reading the epoch). */
   private pendingIncr: Promise<unknown> = Promise.resolve();
@@ -82,7 +91,9 @@ export class CandidateCache {
     private readonly cache: Cache,
     bus: ChangeBus,
     private readonly ttlMs = 60000,
+    gate: GateOptions = DEFAULT_GATE,
   ) {
+    this.shared = new UsefulnessGate(gate);
     bus.subscribe((change, origin) => {
       if (change.kind === 'catalog') {
         return;
@@ -129,17 +140,20 @@ export class CandidateCache {
     const canonical = canonicalRequest(req);
     const local = this.local.get(canonical);
     if (local?.revision === revision) {
-      this.stats.hits++;
-      this.stats.localHits++;
+      this.counters.hits++;
+      this.counters.localHits++;
       return local.value;
     }
     const epochAtKey = this.localEpoch;
-    const key = await this.key(canonical);
+    const key = this.shared.use() ? await this.key(canonical) : undefined;
     let value = key ? await this.cache.get<AllocationCandidates>(key) : undefined;
+    if (key) {
+      this.shared.record(value !== undefined);
+    }
     if (value) {
-      this.stats.hits++;
+      this.counters.hits++;
     } else {
-      this.stats.misses++;
+      this.counters.misses++;
       value = await source.find(req);
       // A change this replica heard meanwhile has made the entry unreachable (the epoch moved on):
       // storing it would only cost the write.

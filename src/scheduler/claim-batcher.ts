@@ -4,9 +4,10 @@
 // is being written as one allocation write (one transaction, providers locked in id order, the
 // same capacity, unit and quota checks, summed across the batch). No claim waits for a timer: an
 // idle batcher writes a lone claim at once, and batches only form while the database is busy.
-// While a transaction is in flight, a second one starts only for a full batch: a claim that
-// arrives meanwhile waits for the write in flight and goes with everything queued behind it
-// (starting it alone would cost a whole transaction's round trips for one claim).
+// While a transaction is in flight, a second one starts only once a quarter of a batch is waiting:
+// a claim that arrives meanwhile waits for the write in flight or for enough company (starting it
+// alone would cost a whole transaction's round trips for one claim), yet the database is kept busy
+// while node works on the callers the last write answered.
 // When a batch cannot be written as a whole (one claim hit a capacity or generation conflict, a
 // quota, a consumer that already exists and so is a move), every claim of it is retried on its
 // own, so each caller gets exactly the answer a lone claim would have given.
@@ -46,18 +47,22 @@ interface Pending {
 
 /**
  * Queues claims and writes them in batches of at most `maxBatch`: at once when idle, otherwise
- * when the write in flight ends, or beside it when a full batch is waiting (up to `maxConcurrent`).
+ * when the write in flight ends, or beside it (up to `maxConcurrent`) once `maxBatch / 4` wait.
  */
 export class ClaimBatcher {
   readonly stats: ClaimBatchStats = { batches: 0, batchedClaims: 0, splitBatches: 0 };
   private readonly queue: Pending[] = [];
   private running = 0;
+  /** Claims that must be waiting before a transaction starts beside one in flight. */
+  private readonly company: number;
 
   constructor(
     private readonly writer: ClaimWriter,
     private readonly maxBatch: number,
     private readonly maxConcurrent = 2,
-  ) {}
+  ) {
+    this.company = Math.max(2, Math.ceil(maxBatch / 4));
+  }
 
   /** Claims `input`, alone or with the claims queued beside it. */
   claim(input: ClaimInput): Promise<Claimed> {
@@ -74,7 +79,7 @@ export class ClaimBatcher {
     while (
       this.queue.length > 0 &&
       (this.running === 0 ||
-        (this.running < this.maxConcurrent && this.queue.length >= this.maxBatch))
+        (this.running < this.maxConcurrent && this.queue.length >= this.company))
     ) {
       const batch = this.take();
       this.running++;

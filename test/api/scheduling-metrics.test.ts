@@ -61,6 +61,7 @@ describe('scheduler metrics', () => {
     expect(delta(after, 'berth_scheduler_evaluations_shared_total')).toBe(1);
     expect(delta(after, 'berth_candidate_cache_misses_total')).toBe(2);
     expect(after.has('berth_candidate_cache_local_hits_total')).toBe(true);
+    expect(after.has('berth_candidate_cache_shared_bypassed_total')).toBe(true);
     expect(after.has('berth_claim_batches_total')).toBe(true);
   });
 });

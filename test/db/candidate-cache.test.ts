@@ -58,7 +58,7 @@ describe('candidate cache layers', () => {
     const lookups = sharedLookups();
     const second = await cache.getOrCompute(req, s.candidates);
     expect(second).toBe(first);
-    expect(cache.stats).toEqual({ hits: hits + 1, localHits: localHits + 1, misses });
+    expect(cache.stats).toMatchObject({ hits: hits + 1, localHits: localHits + 1, misses });
     expect(sharedLookups()).toBe(lookups);
 
     // A local write is applied to the index before the next answer: recomputed, host now full.
@@ -117,7 +117,7 @@ describe('candidate cache layers', () => {
       req,
       createServices(db.dataSource, otherBus).candidates,
     );
-    expect(other.stats).toEqual({ hits: 1, localHits: 0, misses: 0 });
+    expect(other.stats).toMatchObject({ hits: 1, localHits: 0, misses: 0 });
     expect(theirs).toEqual(mine);
   });
 
@@ -131,7 +131,40 @@ describe('candidate cache layers', () => {
     const lookups = sharedLookups();
     await cache.getOrCompute(vcpu(7, { randomize: true }), s.candidates);
     await cache.getOrCompute(vcpu(7, { randomize: true }), s.candidates);
-    expect(cache.stats).toEqual(stats);
+    expect(cache.stats).toMatchObject(stats);
     expect(sharedLookups()).toBe(lookups);
+  });
+
+  it('stops consulting the shared layer while every entry dies unread, and says so', async () => {
+    const gated = new CandidateCache(backend, bus, 60000, {
+      window: 4,
+      minHitRate: 1 / 4,
+      probeEvery: 3,
+    });
+    const host = await buildResourceProvider(s, {
+      inventories: [{ resourceClass: 'VCPU', total: 100 }],
+    });
+    // A claim between lookups: each lookup finds a new epoch and index revision (a miss).
+    const lookupAfterClaim = async () => {
+      await s.allocations.set([claim(host.uuid, { VCPU: 1 })]);
+      return gated.getOrCompute(vcpu(1), s.candidates);
+    };
+    for (let i = 0; i < 4; i++) {
+      await lookupAfterClaim();
+    }
+    const lookups = sharedLookups();
+    for (let i = 0; i < 6; i++) {
+      await lookupAfterClaim();
+    }
+    // Six lookups, two of them probes; each probe reads the epoch and the entry.
+    expect(gated.stats).toMatchObject({ misses: 10, sharedBypassed: 4 });
+    if (backend.kind === 'redis') {
+      expect(sharedLookups() - lookups).toBe(4);
+    }
+    // Answers stay exact: the last one saw the 10 claims.
+    const last = await gated.getOrCompute(vcpu(91), s.candidates);
+    expect(last.allocationRequests.map((a) => a.allocations[0]!.providerUuid)).not.toContain(
+      host.uuid,
+    );
   });
 });

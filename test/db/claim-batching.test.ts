@@ -83,25 +83,26 @@ describe('claim batching', () => {
       inventories: [{ resourceClass: 'VCPU', total: 16 }],
     });
     const { writer, seen } = overlapRecorder();
-    const batcher = new ClaimBatcher(writer, 4, 2);
+    const batcher = new ClaimBatcher(writer, 16, 2);
     const first = batcher.claim(claimOn(host.uuid));
-    // Two claims arrive while the first is being written: fewer than a full batch, so they wait.
-    const later = [batcher.claim(claimOn(host.uuid)), batcher.claim(claimOn(host.uuid))];
+    // Three claims arrive while the first is being written: fewer than a quarter batch, so they
+    // wait for it instead of starting a transaction of their own.
+    const later = Array.from({ length: 3 }, () => batcher.claim(claimOn(host.uuid)));
     await Promise.all([first, ...later]);
     expect(seen.most).toBe(1);
-    expect(batcher.stats).toEqual({ batches: 1, batchedClaims: 2, splitBatches: 0 });
-    expect(await usedOn(host.id)).toBe(3);
+    expect(batcher.stats).toEqual({ batches: 1, batchedClaims: 3, splitBatches: 0 });
+    expect(await usedOn(host.id)).toBe(4);
   });
 
-  it('starts a second transaction beside the one in flight for a full batch', async () => {
+  it('starts a second transaction beside the one in flight once a quarter batch waits', async () => {
     const host = await buildResourceProvider(s, {
       inventories: [{ resourceClass: 'VCPU', total: 16 }],
     });
     const { writer, seen } = overlapRecorder();
-    const batcher = new ClaimBatcher(writer, 4, 2);
+    const batcher = new ClaimBatcher(writer, 16, 2);
     const all = Array.from({ length: 9 }, () => batcher.claim(claimOn(host.uuid)));
     await Promise.all(all);
-    // 1 alone at once, 4 beside it (a full batch), the last 4 when a write ended.
+    // 1 alone at once, 4 beside it (a quarter of 16), the last 4 when a write ended.
     expect(seen.most).toBe(2);
     expect(batcher.stats).toEqual({ batches: 2, batchedClaims: 8, splitBatches: 0 });
     expect(await usedOn(host.id)).toBe(9);

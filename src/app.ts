@@ -57,6 +57,12 @@ export interface AppOverrides {
  * Starts everything except the listening socket.
  * @throws when the database cannot be reached or migrated.
  */
+/** One metric in the Prometheus text format. */
+function metric(name: string, type: 'counter' | 'gauge', value: number, help?: string): string {
+  const lines = help ? [`# HELP ${name} ${help}`] : [];
+  return [...lines, `# TYPE ${name} ${type}`, `${name} ${value}`].join('\n');
+}
+
 export async function createApp(config: Config, log: Logger, o: AppOverrides = {}): Promise<App> {
   let embedded: EmbeddedPg | undefined;
   let dataSource = o.dataSource;
@@ -125,40 +131,52 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
     const idx = services.candidates.stats;
     const ev = scheduling.service.evaluations.stats;
     const cb = scheduling.service.claims.stats;
+    const counter = 'counter';
+    const gauge = 'gauge';
     return [
-      '# HELP berth_candidate_cache_hits_total Candidate-set cache hits.',
-      '# TYPE berth_candidate_cache_hits_total counter',
-      `berth_candidate_cache_hits_total ${c.hits}`,
-      '# HELP berth_candidate_cache_local_hits_total Hits served by the per-replica layer (same index revision).',
-      '# TYPE berth_candidate_cache_local_hits_total counter',
-      `berth_candidate_cache_local_hits_total ${c.localHits}`,
-      '# HELP berth_candidate_cache_shared_bypassed_total Misses that skipped the shared layer (it was not paying off).',
-      '# TYPE berth_candidate_cache_shared_bypassed_total counter',
-      `berth_candidate_cache_shared_bypassed_total ${c.sharedBypassed}`,
-      '# TYPE berth_candidate_cache_misses_total counter',
-      `berth_candidate_cache_misses_total ${c.misses}`,
-      '# HELP berth_candidate_cache_hit_ratio Hits / lookups since start.',
-      '# TYPE berth_candidate_cache_hit_ratio gauge',
-      `berth_candidate_cache_hit_ratio ${lookups ? c.hits / lookups : 0}`,
-      '# TYPE berth_cache_backend_errors_total counter',
-      `berth_cache_backend_errors_total ${cache.stats.errors}`,
-      '# TYPE berth_candidate_index_full_loads_total counter',
-      `berth_candidate_index_full_loads_total ${idx.fullLoads}`,
-      '# TYPE berth_candidate_index_refreshes_total counter',
-      `berth_candidate_index_refreshes_total ${idx.refreshes}`,
-      '# TYPE berth_candidate_index_providers gauge',
-      `berth_candidate_index_providers ${idx.providers}`,
-      '# HELP berth_scheduler_evaluations_total Filter/weigher passes run.',
-      '# TYPE berth_scheduler_evaluations_total counter',
-      `berth_scheduler_evaluations_total ${ev.computed}`,
-      "# HELP berth_scheduler_evaluations_shared_total Requests answered with an identical request's pass.",
-      '# TYPE berth_scheduler_evaluations_shared_total counter',
-      `berth_scheduler_evaluations_shared_total ${ev.shared}`,
-      '# HELP berth_claim_batches_total Transactions that wrote several scheduler claims.',
-      '# TYPE berth_claim_batches_total counter',
-      `berth_claim_batches_total ${cb.batches}`,
-      '# TYPE berth_claim_batched_claims_total counter',
-      `berth_claim_batched_claims_total ${cb.batchedClaims}`,
+      metric('berth_candidate_cache_hits_total', counter, c.hits, 'Candidate-set cache hits.'),
+      metric(
+        'berth_candidate_cache_local_hits_total',
+        counter,
+        c.localHits,
+        'Hits served by the per-replica layer (same index revision).',
+      ),
+      metric(
+        'berth_candidate_cache_shared_bypassed_total',
+        counter,
+        c.sharedBypassed,
+        'Misses that skipped the shared layer (it was not paying off).',
+      ),
+      metric('berth_candidate_cache_misses_total', counter, c.misses),
+      metric(
+        'berth_candidate_cache_hit_ratio',
+        gauge,
+        lookups ? c.hits / lookups : 0,
+        'Hits / lookups since start.',
+      ),
+      metric('berth_cache_backend_errors_total', counter, cache.stats.errors),
+      metric('berth_candidate_index_full_loads_total', counter, idx.fullLoads),
+      metric('berth_candidate_index_refreshes_total', counter, idx.refreshes),
+      metric('berth_candidate_index_providers', gauge, idx.providers),
+      metric(
+        'berth_scheduler_evaluations_total',
+        counter,
+        ev.computed,
+        'Filter/weigher passes run.',
+      ),
+      metric(
+        'berth_scheduler_evaluations_shared_total',
+        counter,
+        ev.shared,
+        "Requests answered with an identical request's pass.",
+      ),
+      metric(
+        'berth_claim_batches_total',
+        counter,
+        cb.batches,
+        'Transactions that wrote several scheduler claims.',
+      ),
+      metric('berth_claim_batched_claims_total', counter, cb.batchedClaims),
       '',
     ].join('\n');
   }

@@ -2,11 +2,13 @@
 // reshaper: request validation, providers resolved and locked in id order, old allocations
 // deleted, new ones inserted with unit and capacity checks (upstream: objects/allocation.py
 // replace_all, _check_capacity_exceeded). The consumer side is in allocation-consumers.ts.
+
 import type { EntityManager } from 'typeorm';
 import { rowsOf } from '../db/rows';
 import type { LockedConsumer } from './allocation-consumers';
 import { assertConsumerTypeOrThrow } from './consumer';
 import { BadRequestError, ConflictError } from './errors';
+import { incrementGenerationsById } from './generation';
 import { classIdsOrThrow } from './inventory';
 import { capacityOf } from './types';
 import { normalizeUuidOrThrow } from './uuid';
@@ -169,7 +171,8 @@ export async function deleteAllocationsOf(
 /**
  * Inserts the new allocations after checking inventory presence, min/max/step and capacity
  * (usage counted after the consumers' previous allocations were deleted, amounts summed per
- * provider and class across the whole request). Providers must be locked.
+ * provider and class across the whole request), and bumps the generations of `bumpIds` in the
+ * same statement. Providers must be locked.
  * @throws ConflictError (Placement's InvalidInventory family) naming class and provider.
  */
 export async function insertAllocations(
@@ -177,6 +180,7 @@ export async function insertAllocations(
   inputs: readonly ConsumerAllocationsInput[],
   consumers: ReadonlyMap<string, LockedConsumer>,
   providers: ReadonlyMap<string, number>,
+  bumpIds: readonly number[],
 ): Promise<void> {
   const flat = inputs.flatMap((c) =>
     c.allocations.flatMap((a) =>
@@ -190,6 +194,7 @@ export async function insertAllocations(
     ),
   );
   if (flat.length === 0) {
+    await incrementGenerationsById(em, bumpIds);
     return;
   }
   // Inventories with their class names and usage, in one statement; a class none of them has is
@@ -247,14 +252,19 @@ export async function insertAllocations(
       );
     }
   }
+  // One statement: a data-modifying CTE always runs, and the two touch different tables.
   await em.query(
-    `INSERT INTO allocations (resource_provider_id, consumer_id, resource_class_id, used)
-     SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::int[])`,
+    `WITH inserted AS (
+       INSERT INTO allocations (resource_provider_id, consumer_id, resource_class_id, used)
+       SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::int[]))
+     UPDATE resource_providers SET generation = generation + 1, updated_at = now()
+     WHERE id = ANY($5::int[])`,
     [
       flat.map((f) => f.providerId),
       flat.map((f) => f.consumerId),
       flat.map((f) => inv.get(`${f.providerId}:${f.rc}`)!.resource_class_id),
       flat.map((f) => f.used),
+      [...new Set(bumpIds)],
     ],
   );
 }

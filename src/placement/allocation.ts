@@ -13,7 +13,6 @@ import {
 import { type ChangeBus, writeTransaction } from './change-bus';
 import { consumersById, consumersByUuid } from './consumer';
 import { NotFoundError } from './errors';
-import { incrementGenerationsById } from './generation';
 import type { ResourceProviderService } from './resource-provider';
 import type { AllocationRecord, ConsumerRecord, ResourceProviderRecord } from './types';
 import { isUuid, normalizeUuidOrThrow } from './uuid';
@@ -142,8 +141,7 @@ export class AllocationService {
     );
     const freed = existingIds.length > 0 ? await deleteAllocationsOf(em, existingIds) : [];
     await beforeInsert?.(generations);
-    await insertAllocations(em, normalized, consumers, byUuid);
-    await incrementGenerationsById(em, bumpIds);
+    await insertAllocations(em, normalized, consumers, byUuid, bumpIds);
     await finishConsumers(em, normalized, consumers, owners);
     for (const guard of guards) {
       await guard(em, normalized);

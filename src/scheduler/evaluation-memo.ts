@@ -1,6 +1,6 @@
 // Identical scheduling requests share one pipeline evaluation (request amendment, candidates, host
 // views, filters, weighers) while nothing it read has changed: a burst of boots of one flavor is
-// filtered and weighed once, as Nova does for the instances of one multi-create request. Each
+// filtered and weighed once per state of the capacity index, not once per boot. Each
 // request still ranks the shared evaluation itself (its own random tie-breaks and host-subset
 // pick), and each claim is checked in PostgreSQL as always.
 //
@@ -31,13 +31,18 @@ const sortedEntries = <T>(o: Readonly<Record<string, T>>) =>
 
 /** A stable key for requests that must evaluate alike (consumers and ordering aside). */
 export function evaluationKey(spec: RequestSpec, filters: readonly string[] | undefined): string {
+  const { candidateRequest, extraSpecs, projectId, userId, hints, ...rest } = spec;
+  // A field added to RequestSpec must be added to the key (plugins may read it): this fails to
+  // compile until it is.
+  const unkeyed: Record<string, never> = rest;
   return JSON.stringify([
-    canonicalRequest(spec.candidateRequest),
-    sortedEntries(spec.extraSpecs),
-    spec.projectId,
-    spec.userId ?? null,
-    sortedEntries(spec.hints),
+    canonicalRequest(candidateRequest),
+    sortedEntries(extraSpecs),
+    projectId,
+    userId ?? null,
+    sortedEntries(hints),
     filters ?? null,
+    unkeyed,
   ]);
 }
 

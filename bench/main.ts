@@ -163,7 +163,7 @@ async function main(): Promise<void> {
           log: (l) => console.log(l),
         });
       },
-      args.includes('--sched-reuse-ms')
+      flag('sched-reuse-ms')
         ? { ...SCHEDULING_ENV, BERTH_EVALUATION_REUSE_MS: String(num('sched-reuse-ms', 1000)) }
         : SCHEDULING_ENV,
     );

@@ -53,16 +53,16 @@ export interface AppOverrides {
   readonly listenUrl?: string;
 }
 
-/**
- * Starts everything except the listening socket.
- * @throws when the database cannot be reached or migrated.
- */
 /** One metric in the Prometheus text format. */
 function metric(name: string, type: 'counter' | 'gauge', value: number, help?: string): string {
   const lines = help ? [`# HELP ${name} ${help}`] : [];
   return [...lines, `# TYPE ${name} ${type}`, `${name} ${value}`].join('\n');
 }
 
+/**
+ * Starts everything except the listening socket.
+ * @throws when the database cannot be reached or migrated.
+ */
 export async function createApp(config: Config, log: Logger, o: AppOverrides = {}): Promise<App> {
   let embedded: EmbeddedPg | undefined;
   let dataSource = o.dataSource;
@@ -131,52 +131,50 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
     const idx = services.candidates.stats;
     const ev = scheduling.service.evaluations.stats;
     const cb = scheduling.service.claims.stats;
-    const counter = 'counter';
-    const gauge = 'gauge';
     return [
-      metric('berth_candidate_cache_hits_total', counter, c.hits, 'Candidate-set cache hits.'),
+      metric('berth_candidate_cache_hits_total', 'counter', c.hits, 'Candidate-set cache hits.'),
       metric(
         'berth_candidate_cache_local_hits_total',
-        counter,
+        'counter',
         c.localHits,
         'Hits served by the per-replica layer (same index revision).',
       ),
       metric(
         'berth_candidate_cache_shared_bypassed_total',
-        counter,
+        'counter',
         c.sharedBypassed,
         'Misses that skipped the shared layer (it was not paying off).',
       ),
-      metric('berth_candidate_cache_misses_total', counter, c.misses),
+      metric('berth_candidate_cache_misses_total', 'counter', c.misses),
       metric(
         'berth_candidate_cache_hit_ratio',
-        gauge,
+        'gauge',
         lookups ? c.hits / lookups : 0,
         'Hits / lookups since start.',
       ),
-      metric('berth_cache_backend_errors_total', counter, cache.stats.errors),
-      metric('berth_candidate_index_full_loads_total', counter, idx.fullLoads),
-      metric('berth_candidate_index_refreshes_total', counter, idx.refreshes),
-      metric('berth_candidate_index_providers', gauge, idx.providers),
+      metric('berth_cache_backend_errors_total', 'counter', cache.stats.errors),
+      metric('berth_candidate_index_full_loads_total', 'counter', idx.fullLoads),
+      metric('berth_candidate_index_refreshes_total', 'counter', idx.refreshes),
+      metric('berth_candidate_index_providers', 'gauge', idx.providers),
       metric(
         'berth_scheduler_evaluations_total',
-        counter,
+        'counter',
         ev.computed,
         'Filter/weigher passes run.',
       ),
       metric(
         'berth_scheduler_evaluations_shared_total',
-        counter,
+        'counter',
         ev.shared,
         "Requests answered with an identical request's pass.",
       ),
       metric(
         'berth_claim_batches_total',
-        counter,
+        'counter',
         cb.batches,
         'Transactions that wrote several scheduler claims.',
       ),
-      metric('berth_claim_batched_claims_total', counter, cb.batchedClaims),
+      metric('berth_claim_batched_claims_total', 'counter', cb.batchedClaims),
       '',
     ].join('\n');
   }

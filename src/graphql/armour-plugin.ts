@@ -2,8 +2,9 @@
 // and, when configured off, no introspection; string input with NUL characters is refused.
 import { NoSchemaIntrospectionCustomRule, parse } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { valueHasNul } from '../nul';
 import { type ArmourLimits, armourRule } from './armour-rules';
-import { documentHasNul, nulError, valueHasNul } from './nul-guard';
+import { documentHasNul, nulError } from './nul-guard';
 
 /** Limits of {@link useArmour}. */
 export interface ArmourOptions extends ArmourLimits {

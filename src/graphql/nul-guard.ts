@@ -3,8 +3,6 @@
 // database error (found by the mutation fuzzer: deleteInventory(resourceClass: "a\u0000b")).
 import { type DocumentNode, GraphQLError, Kind, visit } from 'graphql';
 
-export { valueHasNul } from '../nul';
-
 /** The error returned for NUL characters in input. */
 export function nulError(): GraphQLError {
   return new GraphQLError('String input must not contain NUL (U+0000) characters.', {

@@ -109,12 +109,10 @@ export class CandidateService {
       const ids = [...this.pending];
       this.pending.clear();
       try {
-        const rows = await loadProviderRows(this.ds, ids);
+        index.refreshProviders(ids, await loadProviderRows(this.ds, ids));
         this.revisionNo++;
-        index.refreshProviders(ids, rows);
       } catch (err) {
-        // A failed partial refresh leaves the index in doubt: rebuild next time.
-        this.revisionNo++;
+        // A failed partial refresh leaves the index in doubt: rebuild (and bump) next time.
         this.stale = true;
         throw err;
       }

@@ -48,11 +48,11 @@ export function canonicalRequest(req: CandidateRequest): string {
 export interface CandidateCacheStats {
   /** Lookups answered by either layer. */
   hits: number;
-  /** Misses that skipped the shared layer because it was not paying off (see UsefulnessGate). */
-  sharedBypassed: number;
   /** Of those, answered by the local layer (no round trip). */
   localHits: number;
   misses: number;
+  /** Misses that skipped the shared layer because it was not paying off (see UsefulnessGate). */
+  sharedBypassed: number;
 }
 
 /** Where candidates come from (the CandidateService over this replica's capacity index). */
@@ -75,10 +75,6 @@ const LOCAL_ENTRIES = 256;
 /** The candidate-set cache. */
 export class CandidateCache {
   private readonly counters = { hits: 0, localHits: 0, misses: 0 };
-
-  get stats(): CandidateCacheStats {
-    return { ...this.counters, sharedBypassed: this.shared.bypassed };
-  }
   private readonly local = new Map<string, LocalEntry>();
   /** Whether the shared layer pays for its round trips (it does not under a stream of claims). */
   private readonly shared: UsefulnessGate;
@@ -105,6 +101,10 @@ export class CandidateCache {
         this.pendingIncr = this.cache.incr(this.epochKey);
       }
     });
+  }
+
+  get stats(): CandidateCacheStats {
+    return { ...this.counters, sharedBypassed: this.shared.bypassed };
   }
 
   private async key(canonical: string): Promise<string | undefined> {

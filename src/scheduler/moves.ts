@@ -117,11 +117,14 @@ export class MoveService {
         }
       }
       const merged = add(current, input.allocations);
-      await this.write(em, changes, input.consumerUuid, consumer?.generation ?? null, merged, {
-        projectId: input.projectId,
-        userId: input.userId,
-        consumerType: input.consumerType,
-      });
+      await this.write(em, changes, [
+        {
+          consumerUuid: input.consumerUuid,
+          generation: consumer?.generation ?? null,
+          allocations: merged,
+          owner: ownerOf(input),
+        },
+      ]);
       const previous = toList(current);
       if (consumer && current.size > 0) {
         await em.query(
@@ -160,17 +163,16 @@ export class MoveService {
    */
   claimNew(inputs: readonly ClaimInput[]): Promise<Claimed[]> {
     return writeTransaction(this.ds, this.bus, async (em, changes) => {
-      const normalized = normalizeInputsOrThrow(
+      await this.write(
+        em,
+        changes,
         inputs.map((input) => ({
           consumerUuid: input.consumerUuid,
-          projectId: input.projectId,
-          userId: input.userId,
-          consumerType: input.consumerType,
-          consumerGeneration: null,
-          allocations: toList(add(new Map(), input.allocations)),
+          generation: null,
+          allocations: add(new Map(), input.allocations),
+          owner: ownerOf(input),
         })),
       );
-      await this.allocations.setIn(em, normalized, {}, (ids) => changes.providers(ids));
       const hosts = await this.hostsOf(em, inputs);
       return inputs.map((input, i) => ({
         consumerUuid: input.consumerUuid,
@@ -190,14 +192,13 @@ export class MoveService {
   undo(claimed: Claimed): Promise<void> {
     return writeTransaction(this.ds, this.bus, async (em, changes) => {
       const consumer = await readConsumer(em, claimed.consumerUuid);
-      await this.write(
-        em,
-        changes,
-        claimed.consumerUuid,
-        claimed.generation,
-        add(new Map(), claimed.previous),
-        {},
-      );
+      await this.write(em, changes, [
+        {
+          consumerUuid: claimed.consumerUuid,
+          generation: claimed.generation,
+          allocations: add(new Map(), claimed.previous),
+        },
+      ]);
       if (consumer && claimed.previous.length > 0) {
         await em.query('DELETE FROM consumer_moves WHERE consumer_id = $1', [consumer.id]);
       }
@@ -277,26 +278,45 @@ export class MoveService {
           `The allocations of consumer ${uuid} no longer hold the move's ${drop} amounts (they were replaced since the move was scheduled).`,
         );
       }
-      await this.write(em, changes, uuid, consumer.generation, remaining, {});
+      await this.write(em, changes, [
+        { consumerUuid: uuid, generation: consumer.generation, allocations: remaining },
+      ]);
       await em.query('DELETE FROM consumer_moves WHERE consumer_id = $1', [consumer.id]);
       return (await consumersByUuid(em, [uuid])).get(uuid) ?? null;
     });
   }
 
+  /** One allocation write (setAllocations semantics) of every consumer in `writes`. */
   private async write(
     em: EntityManager,
     changes: ChangeSet,
-    consumerUuid: string,
-    generation: number | null,
-    allocations: AllocationMap,
-    owner: { projectId?: string; userId?: string; consumerType?: string },
+    writes: readonly ConsumerWrite[],
   ): Promise<void> {
-    const inputs = normalizeInputsOrThrow([
-      { consumerUuid, consumerGeneration: generation, allocations: toList(allocations), ...owner },
-    ]);
+    const inputs = normalizeInputsOrThrow(
+      writes.map((w) => ({
+        consumerUuid: w.consumerUuid,
+        consumerGeneration: w.generation,
+        allocations: toList(w.allocations),
+        ...w.owner,
+      })),
+    );
     await this.allocations.setIn(em, inputs, {}, (ids) => changes.providers(ids));
   }
 }
+
+/** A consumer's allocations to write, at the generation the writer read. */
+interface ConsumerWrite {
+  readonly consumerUuid: string;
+  readonly generation: number | null;
+  readonly allocations: AllocationMap;
+  readonly owner?: { projectId?: string; userId?: string; consumerType?: string };
+}
+
+const ownerOf = (input: ClaimInput) => ({
+  projectId: input.projectId,
+  userId: input.userId,
+  consumerType: input.consumerType,
+});
 
 async function readConsumer(em: EntityManager, uuid: string): Promise<ConsumerRow | null> {
   const rows: ConsumerRow[] = await em.query(

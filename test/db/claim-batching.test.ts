@@ -59,8 +59,14 @@ describe('claim batching', () => {
     expect(consumer!.generation).toBe(1);
   });
 
-  /** The real writer, recording how many of its transactions overlapped at most. */
-  const overlapRecorder = () => {
+  /**
+   * A host with room for 16 and a batcher (batches of 16, two transactions at most) over the real
+   * writer, recording how many of its transactions overlapped at most.
+   */
+  const watchedBatcher = async () => {
+    const host = await buildResourceProvider(s, {
+      inventories: [{ resourceClass: 'VCPU', total: 16 }],
+    });
     let running = 0;
     const seen = { most: 0 };
     const track = async <T>(write: () => Promise<T>): Promise<T> => {
@@ -75,15 +81,11 @@ describe('claim batching', () => {
       claim: (input) => track(() => moves.claim(input)),
       claimNew: (inputs) => track(() => moves.claimNew(inputs)),
     };
-    return { writer, seen };
+    return { host, seen, batcher: new ClaimBatcher(writer, 16, 2) };
   };
 
   it('makes a claim that arrives during a write wait for it and go with the claims queued behind', async () => {
-    const host = await buildResourceProvider(s, {
-      inventories: [{ resourceClass: 'VCPU', total: 16 }],
-    });
-    const { writer, seen } = overlapRecorder();
-    const batcher = new ClaimBatcher(writer, 16, 2);
+    const { host, seen, batcher } = await watchedBatcher();
     const first = batcher.claim(claimOn(host.uuid));
     // Three claims arrive while the first is being written: fewer than a quarter batch, so they
     // wait for it instead of starting a transaction of their own.
@@ -95,11 +97,7 @@ describe('claim batching', () => {
   });
 
   it('starts a second transaction beside the one in flight once a quarter batch waits', async () => {
-    const host = await buildResourceProvider(s, {
-      inventories: [{ resourceClass: 'VCPU', total: 16 }],
-    });
-    const { writer, seen } = overlapRecorder();
-    const batcher = new ClaimBatcher(writer, 16, 2);
+    const { host, seen, batcher } = await watchedBatcher();
     const all = Array.from({ length: 9 }, () => batcher.claim(claimOn(host.uuid)));
     await Promise.all(all);
     // 1 alone at once, 4 beside it (a quarter of 16), the last 4 when a write ended.

@@ -10,7 +10,8 @@ import type { Authenticator, Principal } from './auth/authenticator';
 import type { RateLimiter } from './auth/rate-limiter';
 import type { Config } from './config';
 import { useArmour } from './graphql/armour-plugin';
-import { useAuth } from './graphql/auth-plugin';
+import { useAuthentication } from './graphql/authenticate-plugin';
+import { useAuthorization } from './graphql/authorize-plugin';
 import { createLoaders } from './loaders/create-loaders';
 import type { Logger } from './logger';
 import type { Services } from './services';
@@ -56,12 +57,12 @@ export function createGraphQL(deps: {
     // a measurable share of a small request's CPU. In-process callers of yoga.fetch are our code.
     maxRequestBodySize: false,
     plugins: [
-      useAuth({
+      useAuthentication({
         authenticator: deps.authenticator,
         limiter: deps.limiter,
-        services: deps.services,
         principals,
       }),
+      useAuthorization({ services: deps.services }),
       useArmour({
         maxDepth: l.maxDepth,
         maxAliases: l.maxAliases,

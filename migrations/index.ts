@@ -3,6 +3,7 @@ import { InitialSchema1763800000000 } from './1763800000000-InitialSchema';
 import { QuotaLimits1763900000000 } from './1763900000000-QuotaLimits';
 import { ConsumerMoves1764000000000 } from './1764000000000-ConsumerMoves';
 import { ApiTokens1764000000001 } from './1764000000001-ApiTokens';
+import { NoScopedAdminTokens1764100000000 } from './1764100000000-NoScopedAdminTokens';
 
 /** Every migration class, oldest first. */
 export const migrations = [
@@ -10,4 +11,5 @@ export const migrations = [
   QuotaLimits1763900000000,
   ConsumerMoves1764000000000,
   ApiTokens1764000000001,
+  NoScopedAdminTokens1764100000000,
 ];

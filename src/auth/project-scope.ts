@@ -34,8 +34,8 @@ export function collectWriteTargets(value: unknown): WriteTargets {
         projectIds.push(x);
       } else if (CONSUMER_KEYS.has(k) && typeof x === 'string') {
         consumerUuids.push(x);
-      } else if (CONSUMER_LIST_KEYS.has(k) && Array.isArray(x)) {
-        consumerUuids.push(...x.filter((u): u is string => typeof u === 'string'));
+      } else if (CONSUMER_LIST_KEYS.has(k) && (Array.isArray(x) || typeof x === 'string')) {
+        consumerUuids.push(...[x].flat().filter((u): u is string => typeof u === 'string'));
       } else {
         walk(x, depth + 1);
       }

@@ -41,6 +41,29 @@ export const PROJECT_SCOPED_MUTATIONS: ReadonlySet<string> = new Set([
   'revertMove',
 ]);
 
+/**
+ * Arguments (paths into a root field's coerced arguments) that override the operator's scheduler
+ * configuration for one request: only `admin` may set them, on any root field listed.
+ */
+export const ADMIN_ONLY_ARGUMENTS: Readonly<Record<string, readonly (readonly string[])[]>> = {
+  schedule: [['input', 'filters']],
+  explainPlacement: [['input', 'filters']],
+};
+
+/** The first admin-only argument `field`'s coerced `args` set (as `a.b`), or null. */
+export function adminOnlyArgument(field: string, args: Readonly<Record<string, unknown>>) {
+  for (const path of ADMIN_ONLY_ARGUMENTS[field] ?? []) {
+    let v: unknown = args;
+    for (const k of path) {
+      v = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined;
+    }
+    if (v !== undefined && v !== null) {
+      return path.join('.');
+    }
+  }
+  return null;
+}
+
 /** The role a GraphQL root field needs. */
 export function roleForOperation(operation: 'query' | 'mutation' | 'subscription', field: string) {
   if (operation === 'query') {

@@ -48,7 +48,7 @@ export class TokenStore {
 
   /**
    * Creates a token and returns its full text, which is not stored and cannot be shown again.
-   * @throws InvalidRoleError for an unknown role.
+   * @throws InvalidRoleError for an unknown role, or an admin token scoped to a project.
    */
   async create(opts: {
     role: string;
@@ -58,6 +58,11 @@ export class TokenStore {
     if (!isRole(opts.role)) {
       throw new InvalidRoleError(
         `unknown role '${opts.role}': expected admin, scheduler or reader`,
+      );
+    }
+    if (opts.role === 'admin' && opts.project) {
+      throw new InvalidRoleError(
+        'admin tokens cannot be scoped to a project: admin operations (providers, inventories, quota limits, reshape) are cloud-wide; create a scheduler or reader token for the project',
       );
     }
     const t = generateToken();

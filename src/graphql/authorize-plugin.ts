@@ -1,20 +1,31 @@
 // yoga plugin: authorises each operation's root fields against the central role map in
 // src/auth/roles.ts before anything executes (403). Project-scoped tokens may only write
-// allocations for consumers of their project.
+// allocations for consumers of their project, and only admins may override the operator's
+// scheduler configuration. Both are decided on the arguments as execution will coerce them
+// (variable defaults, list coercion); an operation whose arguments cannot be decided is refused.
 import {
   type DocumentNode,
+  type ExecutionArgs,
   type FieldNode,
   GraphQLError,
   type GraphQLObjectType,
   getArgumentValues,
   getOperationAST,
+  getVariableValues,
   Kind,
+  type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Principal } from '../auth/authenticator';
 import { collectWriteTargets, projectScopeViolation } from '../auth/project-scope';
-import { PROJECT_SCOPED_MUTATIONS, roleAllows, roleForOperation } from '../auth/roles';
+import {
+  ADMIN_ONLY_ARGUMENTS,
+  adminOnlyArgument,
+  PROJECT_SCOPED_MUTATIONS,
+  roleAllows,
+  roleForOperation,
+} from '../auth/roles';
 import type { Services } from '../services';
 import { AUTH_CODES } from './authenticate-plugin';
 
@@ -49,6 +60,33 @@ export interface AuthorizePluginOptions {
   readonly services: Services;
 }
 
+/**
+ * The arguments of each root field of the operation exactly as execution will see them:
+ * variables coerced against their definitions (defaults applied, a single value coerced to a
+ * list), then each field's arguments coerced. `null` when the variables do not coerce, in which
+ * case execution reports that and runs nothing.
+ * @throws GraphQLError when a field's arguments do not coerce (the caller refuses the operation).
+ */
+function coercedRootArguments(
+  args: ExecutionArgs,
+  op: OperationDefinitionNode,
+  rootType: GraphQLObjectType,
+  fields: readonly FieldNode[],
+): { field: string; values: Record<string, unknown> }[] | null {
+  const vars = getVariableValues(
+    args.schema,
+    op.variableDefinitions ?? [],
+    (args.variableValues ?? {}) as Record<string, unknown>,
+  );
+  if (vars.errors) {
+    return null;
+  }
+  return fields.flatMap((f) => {
+    const def = rootType.getFields()[f.name.value];
+    return def ? [{ field: f.name.value, values: getArgumentValues(def, f, vars.coerced) }] : [];
+  });
+}
+
 /** Builds the plugin. */
 export function useAuthorization(o: AuthorizePluginOptions): Plugin<{ caller?: Principal | null }> {
   return {
@@ -61,8 +99,6 @@ export function useAuthorization(o: AuthorizePluginOptions): Plugin<{ caller?: P
       if (!op) {
         return;
       }
-      const rootType: GraphQLObjectType | null | undefined =
-        op.operation === 'mutation' ? args.schema.getMutationType() : undefined;
       const forbid = (message: string) =>
         setResultAndStopExecution({
           errors: [
@@ -81,19 +117,42 @@ export function useAuthorization(o: AuthorizePluginOptions): Plugin<{ caller?: P
           return;
         }
       }
-      if (!caller.project || !rootType) {
+      const rootType =
+        op.operation === 'mutation' ? args.schema.getMutationType() : args.schema.getQueryType();
+      const argumentChecked = fields.some(
+        (f) =>
+          ADMIN_ONLY_ARGUMENTS[f.name.value] ||
+          (caller.project &&
+            op.operation === 'mutation' &&
+            PROJECT_SCOPED_MUTATIONS.has(f.name.value)),
+      );
+      if (!rootType || !argumentChecked) {
         return;
       }
-      for (const f of fields) {
-        const def = rootType.getFields()[f.name.value];
-        if (!def || !PROJECT_SCOPED_MUTATIONS.has(f.name.value)) {
-          continue;
+      let coerced: ReturnType<typeof coercedRootArguments>;
+      try {
+        coerced = coercedRootArguments(args, op, rootType, fields);
+      } catch {
+        // Never skip a check that cannot be decided: the arguments do not coerce, so refuse.
+        forbid("The arguments could not be checked against this token's permissions.");
+        return;
+      }
+      if (!coerced) {
+        return; // execution refuses the variables and runs no field
+      }
+      for (const { field, values } of coerced) {
+        const override = adminOnlyArgument(field, values);
+        if (override && caller.role !== 'admin') {
+          forbid(
+            `Only an admin token may set ${override} on '${field}' (it overrides the operator's configuration).`,
+          );
+          return;
         }
-        let values: Record<string, unknown>;
-        try {
-          values = getArgumentValues(def, f, args.variableValues ?? {});
-        } catch {
-          // Bad arguments: execution reports the coercion error and writes nothing.
+        if (
+          !caller.project ||
+          op.operation !== 'mutation' ||
+          !PROJECT_SCOPED_MUTATIONS.has(field)
+        ) {
           continue;
         }
         const reason = await projectScopeViolation(

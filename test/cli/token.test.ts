@@ -39,7 +39,7 @@ describe('berth token', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'berth-token-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('creates, lists and revokes a token; refuses an unknown role', async () => {
+  it('creates, lists and revokes a token; refuses an unknown role and a project-scoped admin', async () => {
     const created = await berth(
       ['token', 'create', '--role', 'scheduler', '--project', 'p1', '--name', 'nova'],
       dataDir,
@@ -61,5 +61,12 @@ describe('berth token', () => {
     const bad = await berth(['token', 'create', '--role', 'root'], dataDir);
     expect(bad.code).toBe(1);
     expect(bad.err.trim()).toBe("berth: unknown role 'root': expected admin, scheduler or reader");
+    const scopedAdmin = await berth(
+      ['token', 'create', '--role', 'admin', '--project', 'p1'],
+      dataDir,
+    );
+    expect(scopedAdmin.code).toBe(1);
+    expect(scopedAdmin.err).toMatch(/^berth: admin tokens cannot be scoped to a project/);
+    expect(scopedAdmin.out).toBe('');
   }, 120000);
 });

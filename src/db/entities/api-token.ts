@@ -4,6 +4,10 @@ import { Check, Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm'
 /** Row of `api_tokens`: one API token, identified by the public id embedded in the token. */
 @Entity('api_tokens')
 @Check('CHK_api_tokens_role', `"role" IN ('admin', 'scheduler', 'reader')`)
+@Check(
+  'CHK_api_tokens_admin_unscoped',
+  `"role" <> 'admin' OR "project" IS NULL OR "revoked_at" IS NOT NULL`,
+)
 export class ApiToken {
   @PrimaryColumn({ type: 'varchar', length: 32, primaryKeyConstraintName: 'PK_api_tokens' })
   id: string;

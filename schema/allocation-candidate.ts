@@ -21,6 +21,7 @@ import { builder } from './builder';
 import type { Context } from './context';
 import { ResourceAmountInput, resourceMapOrThrow } from './resource-amount';
 import { ResourceProvider } from './resource-provider';
+import { saturatedInt, saturatedReason } from './safe-int';
 
 const GroupPolicy = builder.enumType('GroupPolicy', { values: ['NONE', 'ISOLATE'] as const });
 
@@ -179,8 +180,16 @@ const SummaryResource = builder
   .implement({
     fields: (t) => ({
       resourceClass: t.exposeString('resourceClass'),
-      capacity: t.exposeInt('capacity'),
-      used: t.exposeInt('used'),
+      capacity: t.int({
+        deprecationReason: saturatedReason('capacityExact'),
+        resolve: (r) => saturatedInt(r.capacity),
+      }),
+      capacityExact: t.field({ type: 'SafeInt', resolve: (r) => r.capacity }),
+      used: t.int({
+        deprecationReason: saturatedReason('usedExact'),
+        resolve: (r) => saturatedInt(r.used),
+      }),
+      usedExact: t.field({ type: 'SafeInt', resolve: (r) => r.used }),
     }),
   });
 

@@ -9,6 +9,7 @@ export interface PothosTypes {
   Context: Context;
   Scalars: {
     JSON: { Input: unknown; Output: unknown };
+    SafeInt: { Input: number; Output: number };
   };
   DefaultFieldNullability: false;
 }

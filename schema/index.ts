@@ -9,6 +9,7 @@ import './legacy-import';
 import './move';
 import './quota';
 import './reshaper';
+import './safe-int';
 import './resource-amount';
 import './resource-class';
 import './resource-provider';

@@ -4,6 +4,7 @@ import type { InventoryInput as InventoryInputRecord } from '../src/placement/in
 import type { InventoryRecord } from '../src/placement/types';
 import { builder } from './builder';
 import { ResourceProvider } from './resource-provider';
+import { saturatedInt, saturatedReason } from './safe-int';
 
 /** GraphQL Inventory: one resource class offered by a provider, with its capacity and usage. */
 export const Inventory = builder.objectRef<InventoryRecord>('Inventory').implement({
@@ -15,10 +16,26 @@ export const Inventory = builder.objectRef<InventoryRecord>('Inventory').impleme
     maxUnit: t.exposeInt('maxUnit'),
     stepSize: t.exposeInt('stepSize'),
     allocationRatio: t.exposeFloat('allocationRatio'),
-    capacity: t.exposeInt('capacity', {
+    capacity: t.int({
       description: '(total - reserved) * allocationRatio, floored',
+      deprecationReason: saturatedReason('capacityExact'),
+      resolve: (i) => saturatedInt(i.capacity),
     }),
-    used: t.exposeInt('used', { description: 'Sum of the allocations of this class.' }),
+    capacityExact: t.field({
+      type: 'SafeInt',
+      description: '(total - reserved) * allocationRatio, floored (exact beyond 2^31 - 1).',
+      resolve: (i) => i.capacity,
+    }),
+    used: t.int({
+      description: 'Sum of the allocations of this class.',
+      deprecationReason: saturatedReason('usedExact'),
+      resolve: (i) => saturatedInt(i.used),
+    }),
+    usedExact: t.field({
+      type: 'SafeInt',
+      description: 'Sum of the allocations of this class (exact beyond 2^31 - 1).',
+      resolve: (i) => i.used,
+    }),
   }),
 });
 

@@ -2,6 +2,7 @@
 // counts quota usage from Placement, limits are enforced by setAllocations and schedule).
 import type { QuotaLine as QuotaLineRecord, QuotaReport } from '../src/placement/quota';
 import { builder } from './builder';
+import { saturatedInt, saturatedReason } from './safe-int';
 
 /** GraphQL QuotaLine: limit (null = unlimited), usage and what is left of one resource. */
 export const QuotaLine = builder.objectRef<QuotaLineRecord>('QuotaLine').implement({
@@ -9,11 +10,20 @@ export const QuotaLine = builder.objectRef<QuotaLineRecord>('QuotaLine').impleme
   fields: (t) => ({
     resource: t.exposeString('resource'),
     limit: t.exposeInt('limit', { nullable: true }),
-    used: t.exposeInt('used'),
-    remaining: t.exposeInt('remaining', {
+    used: t.int({
+      deprecationReason: saturatedReason('usedExact'),
+      resolve: (q) => saturatedInt(q.used),
+    }),
+    usedExact: t.field({
+      type: 'SafeInt',
+      description: 'Units (or INSTANCES) counted against the limit, exact beyond 2^31 - 1.',
+      resolve: (q) => q.used,
+    }),
+    remaining: t.int({
       nullable: true,
       description:
         'What can still be claimed (never negative); for a user also bounded by the project limit.',
+      resolve: (q) => (q.remaining === null ? null : saturatedInt(q.remaining)),
     }),
   }),
 });

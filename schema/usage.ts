@@ -9,12 +9,21 @@ import type {
 } from '../src/placement/usage';
 import { builder } from './builder';
 import { ResourceProvider } from './resource-provider';
+import { saturatedInt, saturatedReason } from './safe-int';
 
 /** GraphQL ResourceUsage: units of one class in use. */
 export const ResourceUsage = builder.objectRef<UsageRecord>('ResourceUsage').implement({
   fields: (t) => ({
     resourceClass: t.exposeString('resourceClass'),
-    used: t.exposeInt('used'),
+    used: t.int({
+      deprecationReason: saturatedReason('usedExact'),
+      resolve: (u) => saturatedInt(u.used),
+    }),
+    usedExact: t.field({
+      type: 'SafeInt',
+      description: 'Units in use (exact beyond 2^31 - 1: sums over many providers grow large).',
+      resolve: (u) => u.used,
+    }),
   }),
 });
 

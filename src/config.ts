@@ -41,6 +41,7 @@ const schema = z.object({
   BERTH_GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(50),
   BERTH_GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).default(10000),
   BERTH_GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(250000),
+  BERTH_GRAPHQL_MAX_RESULT_ITEMS: z.coerce.number().int().min(100).max(10_000_000).default(50_000),
   BERTH_RATE_LIMIT: z.coerce.number().int().min(0).default(3000),
   BERTH_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(100).default(10000),
   BERTH_SCHEDULER_FILTERS: z.string().optional(),
@@ -91,6 +92,8 @@ export interface Config {
     readonly maxTokens: number;
     /** Largest static cost of one GraphQL operation (see src/graphql/armour-rules.ts). */
     readonly maxCost: number;
+    /** Most list items one GraphQL response may hold, counted as it executes (nested lists too). */
+    readonly maxResultItems: number;
     /** Requests per window per token (or client address when auth is off); 0 = unlimited. */
     readonly rateLimit: number;
     readonly rateLimitWindowMs: number;
@@ -205,6 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxAliases: e.BERTH_GRAPHQL_MAX_ALIASES,
       maxTokens: e.BERTH_GRAPHQL_MAX_TOKENS,
       maxCost: e.BERTH_GRAPHQL_MAX_COST,
+      maxResultItems: e.BERTH_GRAPHQL_MAX_RESULT_ITEMS,
       rateLimit: e.BERTH_RATE_LIMIT,
       rateLimitWindowMs: e.BERTH_RATE_LIMIT_WINDOW_MS,
     },

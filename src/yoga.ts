@@ -12,6 +12,7 @@ import type { Config } from './config';
 import { useArmour } from './graphql/armour-plugin';
 import { useAuthentication } from './graphql/authenticate-plugin';
 import { useAuthorization } from './graphql/authorize-plugin';
+import { useResultBudget } from './graphql/result-budget';
 import { createLoaders } from './loaders/create-loaders';
 import type { Logger } from './logger';
 import type { Services } from './services';
@@ -70,6 +71,7 @@ export function createGraphQL(deps: {
         maxTokens: l.maxTokens,
         introspection: deps.config.introspection,
       }),
+      useResultBudget({ schema, maxItems: l.maxResultItems }),
     ],
     context: ({ requestId, request }): Context => {
       const id = requestId ?? randomUUID();

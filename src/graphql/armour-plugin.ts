@@ -1,6 +1,7 @@
 // yoga plugin applying the GraphQL armour: parser token limit, depth/alias/cost validation rule
-// and, when configured off, no introspection; string input with NUL characters is refused.
-import { NoSchemaIntrospectionCustomRule, parse } from 'graphql';
+// and, when configured off, no introspection and no "Did you mean …?" suggestions (they would
+// spell out the schema one guess at a time); string input with NUL characters is refused.
+import { GraphQLError, NoSchemaIntrospectionCustomRule, parse } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { valueHasNul } from '../nul';
 import { type ArmourLimits, armourRule } from './armour-rules';
@@ -13,6 +14,23 @@ export interface ArmourOptions extends ArmourLimits {
   readonly introspection: boolean;
 }
 
+const SUGGESTION = / ?Did you mean [^?]*\?$/;
+
+/** `errors` with graphql-js's "Did you mean …?" suggestions cut from their messages. */
+export function withoutSuggestions<E extends Error>(errors: readonly E[]): (E | GraphQLError)[] {
+  return errors.map((e) =>
+    e instanceof GraphQLError && SUGGESTION.test(e.message)
+      ? new GraphQLError(e.message.replace(SUGGESTION, ''), {
+          nodes: e.nodes,
+          source: e.source,
+          positions: e.positions,
+          path: e.path,
+          extensions: e.extensions,
+        })
+      : e,
+  );
+}
+
 /** Builds the plugin. */
 export function useArmour(o: ArmourOptions): Plugin {
   const rule = armourRule(o);
@@ -23,13 +41,31 @@ export function useArmour(o: ArmourOptions): Plugin {
     onExecute({ args, setResultAndStopExecution }) {
       if (valueHasNul(args.variableValues) || documentHasNul(args.document)) {
         setResultAndStopExecution({ errors: [nulError()] });
+        return;
       }
+      if (o.introspection) {
+        return;
+      }
+      return {
+        onExecuteDone({ result, setResult }) {
+          // Variable coercion suggests enum values ("Did you mean the enum value …?").
+          if ('errors' in result && result.errors?.length) {
+            setResult({ ...result, errors: withoutSuggestions(result.errors) });
+          }
+        },
+      };
     },
     onValidate({ addValidationRule }) {
       addValidationRule(rule);
-      if (!o.introspection) {
-        addValidationRule(NoSchemaIntrospectionCustomRule);
+      if (o.introspection) {
+        return;
       }
+      addValidationRule(NoSchemaIntrospectionCustomRule);
+      return ({ valid, result, setResult }) => {
+        if (!valid) {
+          setResult(withoutSuggestions(result));
+        }
+      };
     },
   };
 }

@@ -80,6 +80,26 @@ describe('GraphQL armour', () => {
     expect(r.body.errors?.[0]?.message).toMatch(/introspection/i);
     expect(r.body.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
   });
+
+  it('suggests no schema names when introspection is off', async () => {
+    const fields = await post(t, '{ resourceProvider(uuid: "x") { uuidd } resourceClas { name } }');
+    const variables = await t.app.graphql.fetch('http://berth.test/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query:
+          'query($p: GroupPolicy!) { allocationCandidates(request: {groups: [], groupPolicy: $p}) { providerSummaries { traits } } }',
+        variables: { p: 'NON' },
+      }),
+    });
+    const messages = [
+      ...(fields.body.errors ?? []),
+      ...(((await variables.json()) as { errors?: { message: string }[] }).errors ?? []),
+    ].map((e) => e.message);
+    expect(messages).toHaveLength(3);
+    expect(messages[0]).toBe('Cannot query field "uuidd" on type "ResourceProvider".');
+    expect(messages.join('\n')).not.toMatch(/Did you mean|"uuid"|resourceClasses|NONE/);
+  });
 });
 
 describe('request body limit', () => {

@@ -90,7 +90,7 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
   const cache =
     o.cache ?? (config.redisUrl ? new RedisCache(config.redisUrl, log) : new MemoryCache());
   const bus = new ChangeBus(o.changeChannel);
-  const services = createServices(ds, bus);
+  const services = createServices(ds, bus, { candidateBounds: config.limits.candidates });
   const listener: ChangeListener | undefined = listenUrl
     ? startChangeListener(listenUrl, bus, log)
     : undefined;

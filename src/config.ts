@@ -1,6 +1,7 @@
 // Configuration from the environment, parsed and validated once at start (zod).
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import type { CandidateBounds } from './placement/allocation-candidates/find-allocation-candidates';
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -41,6 +42,8 @@ const schema = z.object({
   BERTH_GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(50),
   BERTH_GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).default(10000),
   BERTH_GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(250000),
+  BERTH_CANDIDATE_MAX_RESULTS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  BERTH_CANDIDATE_MAX_EXAMINED: z.coerce.number().int().min(1).max(100_000_000).default(200_000),
   BERTH_GRAPHQL_MAX_RESULT_ITEMS: z.coerce.number().int().min(100).max(10_000_000).default(50_000),
   BERTH_RATE_LIMIT: z.coerce.number().int().min(0).default(3000),
   BERTH_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(100).default(10000),
@@ -94,6 +97,8 @@ export interface Config {
     readonly maxCost: number;
     /** Most list items one GraphQL response may hold, counted as it executes (nested lists too). */
     readonly maxResultItems: number;
+    /** Bounds on one allocation-candidates request's work (REST, GraphQL and the scheduler). */
+    readonly candidates: CandidateBounds;
     /** Requests per window per token (or client address when auth is off); 0 = unlimited. */
     readonly rateLimit: number;
     readonly rateLimitWindowMs: number;
@@ -209,6 +214,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxTokens: e.BERTH_GRAPHQL_MAX_TOKENS,
       maxCost: e.BERTH_GRAPHQL_MAX_COST,
       maxResultItems: e.BERTH_GRAPHQL_MAX_RESULT_ITEMS,
+      candidates: {
+        maxResults: e.BERTH_CANDIDATE_MAX_RESULTS,
+        maxExamined: Math.max(e.BERTH_CANDIDATE_MAX_EXAMINED, e.BERTH_CANDIDATE_MAX_RESULTS),
+      },
       rateLimit: e.BERTH_RATE_LIMIT,
       rateLimitWindowMs: e.BERTH_RATE_LIMIT_WINDOW_MS,
     },

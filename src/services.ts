@@ -2,6 +2,7 @@
 import type { DataSource } from 'typeorm';
 import { AggregateService } from './placement/aggregate';
 import { AllocationService } from './placement/allocation';
+import type { CandidateBounds } from './placement/allocation-candidates/find-allocation-candidates';
 import { CandidateService } from './placement/candidates';
 import { ChangeBus } from './placement/change-bus';
 import { InventoryService } from './placement/inventory';
@@ -31,7 +32,11 @@ export interface Services {
 }
 
 /** Builds the services over `ds`. */
-export function createServices(ds: DataSource, changes: ChangeBus = new ChangeBus()): Services {
+export function createServices(
+  ds: DataSource,
+  changes: ChangeBus = new ChangeBus(),
+  o: { candidateBounds?: CandidateBounds } = {},
+): Services {
   const providers = new ResourceProviderService(ds, changes);
   const inventories = new InventoryService(ds, changes, providers);
   const allocations = new AllocationService(ds, changes, providers);
@@ -49,7 +54,7 @@ export function createServices(ds: DataSource, changes: ChangeBus = new ChangeBu
     allocations,
     usages: new UsageService(ds),
     reshaper: new ReshaperService(ds, changes, inventories, allocations),
-    candidates: new CandidateService(ds, changes),
+    candidates: new CandidateService(ds, changes, o.candidateBounds),
     quota,
   };
 }

@@ -5,6 +5,8 @@
 import type { DataSource } from 'typeorm';
 import { CapacityIndex } from './allocation-candidates/capacity-index';
 import {
+  type CandidateBounds,
+  DEFAULT_CANDIDATE_BOUNDS,
   type FindOptions,
   findAllocationCandidates,
 } from './allocation-candidates/find-allocation-candidates';
@@ -42,6 +44,7 @@ export class CandidateService {
   constructor(
     private readonly ds: DataSource,
     bus: ChangeBus,
+    private readonly bounds: CandidateBounds = DEFAULT_CANDIDATE_BOUNDS,
   ) {
     bus.subscribe((change) => this.note(change));
   }
@@ -128,6 +131,6 @@ export class CandidateService {
    */
   async find(request: CandidateRequest, options: FindOptions = {}): Promise<AllocationCandidates> {
     const index = await this.current();
-    return findAllocationCandidates(index, request, options);
+    return findAllocationCandidates(index, request, { bounds: this.bounds, ...options });
   }
 }

@@ -19,6 +19,7 @@ export const ErrorCode = {
   MOVE_NOT_IN_PROGRESS: 'berth.move.not_in_progress',
   MOVE_IN_PROGRESS: 'berth.move.in_progress',
   NO_VALID_HOST: 'berth.schedule.no_valid_host',
+  TOO_MANY_CANDIDATES: 'berth.too_many_candidates',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

@@ -50,19 +50,43 @@ export type Outcome<T> =
 
 /** True for promises and other thenables. */
 export function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return (
-    (typeof value === 'object' || typeof value === 'function') &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
+  if ((typeof value !== 'object' && typeof value !== 'function') || value === null) {
+    return false;
+  }
+  try {
+    return typeof (value as { then?: unknown }).then === 'function';
+  } catch {
+    return false; // a `then` getter that throws (a Proxy, say): not a promise
+  }
 }
 
-/** A readable message from anything thrown. */
+/** Longest message kept from a plugin's error (they are logged and shown in explanations). */
+const MAX_MESSAGE = 500;
+
+/**
+ * A readable message from anything a plugin throws or rejects with. Never throws: circular
+ * objects, BigInt, symbols, throwing getters and Proxies all come out as some text.
+ */
 export function errorMessage(err: unknown): string {
-  if (err instanceof Error) {
-    return err.message;
+  let text: string;
+  try {
+    if (err instanceof Error) {
+      text = String(err.message);
+    } else if (typeof err === 'string') {
+      text = err;
+    } else {
+      text =
+        JSON.stringify(err, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)) ??
+        String(err);
+    }
+  } catch {
+    try {
+      text = Object.prototype.toString.call(err);
+    } catch {
+      text = 'a value that cannot be printed';
+    }
   }
-  return typeof err === 'string' ? err : (JSON.stringify(err) ?? String(err));
+  return text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE)}…` : text;
 }
 
 function overrun<T>(budget: Budget): Outcome<T> {

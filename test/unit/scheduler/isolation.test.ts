@@ -39,6 +39,47 @@ describe('guard', () => {
     ).toEqual({ ok: false, cause: 'error', message: 'plain' });
   });
 
+  const circular: Record<string, unknown> = { name: 'loop' };
+  circular.self = circular;
+  const throwingGetter = Object.defineProperty(new Error('x'), 'message', {
+    get() {
+      throw new Error('getter');
+    },
+  });
+  const hostileThen = new Proxy(
+    {},
+    {
+      get() {
+        throw new Error('trap');
+      },
+    },
+  );
+  it.each<[string, unknown, string | RegExp]>([
+    ['a circular object', circular, '[object Object]'],
+    ['a BigInt inside an object', { code: 10n }, '{"code":"10n"}'],
+    ['a bare BigInt', 10n, '"10n"'],
+    ['a symbol', Symbol('s'), 'Symbol(s)'],
+    ['null', null, 'null'],
+    ['undefined', undefined, 'undefined'],
+    ['an Error whose message getter throws', throwingGetter, '[object Error]'],
+    ['a Proxy whose every trap throws', hostileThen, 'a value that cannot be printed'],
+    ['a huge string', 'x'.repeat(10_000), /^x{500}…$/],
+  ])('turns %s into a message, sync and async, without throwing', async (_n, value, message) => {
+    const budget = new Budget(1000, () => performance.now());
+    const sync = guard(budget, () => {
+      throw value;
+    });
+    expect(sync).toMatchObject({ ok: false, cause: 'error' });
+    expect((sync as { message: string }).message).toMatch(message);
+    const async = await guard(budget, () => Promise.reject(value));
+    expect(async).toMatchObject({ ok: false, cause: 'error' });
+    expect((async as { message: string }).message).toMatch(message);
+  });
+
+  it('treats a result whose `then` getter throws as a plain value', () => {
+    expect(guard(new Budget(1000, () => 0), () => hostileThen)).toMatchObject({ ok: true });
+  });
+
   it('resolves an async call that answers in time', async () => {
     const outcome = guard(new Budget(1000, () => performance.now()), async () => 7);
     expect(isPromiseLike(outcome)).toBe(true);

@@ -8,7 +8,7 @@ import type {
   InventoryRow,
   ProviderRow,
 } from '../../../../src/placement/allocation-candidates/index-rows';
-import { canonical } from './helpers';
+import { canonical, UNBOUNDED } from './helpers';
 import { requestArb, worldArb } from './random-world';
 
 const prov = (id: number, parentId: number | null, rootId = id): ProviderRow => ({
@@ -266,8 +266,8 @@ describe('CapacityIndex mutators', () => {
           const model = ops.reduce((m, op) => op(m, index), w);
           const rebuilt = CapacityIndex.fromRows(model);
           for (const req of fc.sample(requestArb(model), { numRuns: 4, seed })) {
-            const a = findAllocationCandidates(index, req);
-            const b = findAllocationCandidates(rebuilt, req);
+            const a = findAllocationCandidates(index, req, { bounds: UNBOUNDED });
+            const b = findAllocationCandidates(rebuilt, req, { bounds: UNBOUNDED });
             expect(a.allocationRequests.map(canonical)).toEqual(
               b.allocationRequests.map(canonical),
             );

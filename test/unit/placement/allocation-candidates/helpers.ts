@@ -9,6 +9,12 @@ import type { AllocationCandidates } from '../../../../src/placement/allocation-
 import type { Fixture } from './fixture-builder';
 import { parseQuery } from './query';
 
+/** No work bounds: property tests compare whole candidate sets with a reference, however large. */
+export const UNBOUNDED = {
+  maxResults: Number.POSITIVE_INFINITY,
+  maxExamined: Number.POSITIVE_INFINITY,
+};
+
 /** GET /allocation_candidates?<qs> against a fixture. */
 export function get(fx: Fixture, qs: string, options?: FindOptions): AllocationCandidates {
   return findAllocationCandidates(fx.index, parseQuery(qs, fx.env), options);

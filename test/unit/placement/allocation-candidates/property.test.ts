@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { CapacityIndex } from '../../../../src/placement/allocation-candidates/capacity-index';
 import { findAllocationCandidates } from '../../../../src/placement/allocation-candidates/find-allocation-candidates';
 import type { AllocationCandidates } from '../../../../src/placement/allocation-candidates/results';
+import { UNBOUNDED } from './helpers';
 import { caseArb } from './random-world';
 import { canonicalOf, referenceCandidates } from './reference-enumerator';
 
@@ -20,7 +21,9 @@ describe('findAllocationCandidates against the reference enumerator', () => {
   it('returns the same set of allocation requests, mappings and summaries', () => {
     fc.assert(
       fc.property(caseArb, ({ rows, req }) => {
-        const got = findAllocationCandidates(CapacityIndex.fromRows(rows), req);
+        const got = findAllocationCandidates(CapacityIndex.fromRows(rows), req, {
+          bounds: UNBOUNDED,
+        });
         const want = referenceCandidates(rows, req);
         const list = engineSet(got);
         expect(new Set(list).size).toBe(list.length);

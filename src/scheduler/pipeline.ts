@@ -9,7 +9,7 @@ import type {
   PluginFailure,
   Rejection,
 } from './explanation';
-import { Budget, guard, isPromiseLike, type Outcome } from './isolation';
+import { Budget, errorMessage, guard, isPromiseLike, type Outcome } from './isolation';
 import type {
   AggregateView,
   AmendContext,
@@ -227,7 +227,7 @@ export function createPipeline(
       }
       const verdict: unknown = outcome.value;
       if (!isVerdict(verdict)) {
-        const message = `verdict must be { fits: true } or { fits: false, reason }, got ${JSON.stringify(verdict)}`;
+        const message = `verdict must be { fits: true } or { fits: false, reason }, got ${errorMessage(verdict)}`;
         return fail({ phase: 'filter', cause: 'invalid-result', message, host: host.uuid });
       }
       if (verdict.fits) {

@@ -166,6 +166,37 @@ describe('pipeline isolation', () => {
     expect(logger.warnings).toEqual([failure]);
   });
 
+  const circular: Record<string, unknown> = {};
+  circular.self = circular;
+  it.each<[string, FilterPlugin['filter']]>([
+    ['rejects with a circular object', () => Promise.reject(circular)],
+    [
+      'throws {code: 10n}',
+      () => {
+        throw { code: 10n };
+      },
+    ],
+    ['returns a circular verdict', () => circular as unknown as Verdict],
+    ['returns a BigInt verdict', () => 10n as unknown as Verdict],
+  ])(
+    'isolates a filter that %s: the request is answered, the failure reported',
+    async (_n, filter) => {
+      const hostile: FilterPlugin = { name: 'Hostile', kind: 'filter', onError: 'open', filter };
+      const result = await createPipeline({
+        filters: [hostile, rejecting('Next', ['h4'])],
+        weighers: [],
+      }).run(hosts, spec);
+      expect(uuids(result)).toEqual(['h1', 'h2', 'h3']);
+      expect(result.explanation.failures).toEqual([
+        expect.objectContaining({
+          plugin: 'Hostile',
+          cause: expect.any(String),
+          message: expect.any(String),
+        }),
+      ]);
+    },
+  );
+
   it('rejects every host at a throwing fail-closed filter and stops', async () => {
     const result = await createPipeline({
       filters: [throwing('closed'), rejecting('Next', [])],

@@ -24,6 +24,7 @@ const schema = z.object({
   BERTH_DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   LOG_LEVEL: z.enum(logLevels).optional(),
   BERTH_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
+  BERTH_WATCHDOG_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   BERTH_AUTH: onOff.optional(),
   BERTH_REST_PREFIX: z
     .string()
@@ -71,6 +72,8 @@ export interface Config {
   readonly logLevel: (typeof logLevels)[number];
   /** How long SIGTERM waits for in-flight requests, in milliseconds. */
   readonly shutdownTimeoutMs: number;
+  /** Event-loop stall (ms) after which `berth serve` names the running plugin and exits; 0 = off. */
+  readonly watchdogMs: number;
   /** Token auth on? Defaults to on with DATABASE_URL, off on the embedded default. */
   readonly auth: boolean;
   /** Whether auth was chosen explicitly (for the start banner / readiness detail). */
@@ -194,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbPoolSize: e.BERTH_DB_POOL_SIZE,
     logLevel: e.LOG_LEVEL ?? (isTest ? 'silent' : 'info'),
     shutdownTimeoutMs: e.BERTH_SHUTDOWN_TIMEOUT_MS,
+    watchdogMs: e.BERTH_WATCHDOG_MS,
     auth: e.BERTH_AUTH ?? !embedded,
     authExplicit: e.BERTH_AUTH !== undefined,
     // An explicitly empty BERTH_REST_PREFIX (or '/') serves the REST facade at '/'.

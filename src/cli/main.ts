@@ -4,8 +4,10 @@ import { Command } from 'commander';
 import { ConfigError, loadConfig } from '../config';
 import { resetDatabase, seedStandard } from '../db/seed';
 import { createLogger } from '../logger';
+import { installProcessGuards } from '../process-guards';
 import { startServer } from '../server';
 import { BERTH_VERSION, MAX_MICROVERSION } from '../version';
+import { startWatchdog } from '../watchdog';
 import { advertiseEmbedded, openDatabase } from './database';
 import { describeStartupError } from './errors';
 import { registerImportCommand } from './import-command';
@@ -72,6 +74,8 @@ program
         },
       );
     };
+    installProcessGuards(log, () => running.stop());
+    startWatchdog(cfg.watchdogMs);
     process.once('SIGTERM', () => shutdown('SIGTERM'));
     process.once('SIGINT', () => shutdown('SIGINT'));
   });

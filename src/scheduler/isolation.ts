@@ -6,8 +6,11 @@
 // pipeline checks the budget after every call: a slow-but-finite plugin is cut off at the next host
 // boundary. Async calls are raced against the remaining budget and abandoned when it runs out.
 // A synchronous infinite loop still blocks the event loop; plugins are trusted code loaded at start-up
-// (as Nova filters are), and operators who need hard isolation should make their plugin async and do
-// the work elsewhere (worker thread, sidecar).
+// (as Nova filters are). The event-loop watchdog (src/watchdog.ts) then names the plugin and kills
+// the replica for its supervisor to restart; operators who need hard isolation should make their
+// plugin async and do the work elsewhere (worker thread, sidecar).
+
+import { markRunning, restoreRunning } from '../watchdog';
 
 /** Wall-time allowance of one plugin for one request. */
 export class Budget {
@@ -20,6 +23,8 @@ export class Budget {
   constructor(
     readonly limitMs: number,
     readonly now: () => number,
+    /** The plugin spending it: named by the event-loop watchdog if a call never returns. */
+    readonly plugin: string | null = null,
   ) {}
 
   /** Milliseconds left (may be negative once overrun). */
@@ -137,11 +142,14 @@ export function guard<T>(
 ): Outcome<T> | Promise<Outcome<T>> {
   const start = budget.now();
   let result: T | PromiseLike<T>;
+  const previous = markRunning(budget.plugin);
   try {
     result = call();
   } catch (err) {
     budget.charge(budget.now() - start);
     return { ok: false, cause: 'error', message: errorMessage(err) };
+  } finally {
+    restoreRunning(previous);
   }
   if (isPromiseLike(result)) {
     return race(result, budget, start);

@@ -125,8 +125,8 @@ export function createPipeline(
   const now = options.now ?? (() => performance.now());
   const rng = options.rng ?? Math.random;
   const logger = options.logger ?? NO_LOGGER;
-  const budgetFor = (p: { timeBudgetMs?: number }) =>
-    new Budget(p.timeBudgetMs ?? defaultTimeBudgetMs, now);
+  const budgetFor = (p: { name: string; timeBudgetMs?: number }) =>
+    new Budget(p.timeBudgetMs ?? defaultTimeBudgetMs, now, p.name);
   const logFailure = (failure: PluginFailure) => {
     logger.warn({ ...failure }, `scheduler plugin ${failure.plugin} failed in ${failure.phase}`);
   };

@@ -78,7 +78,11 @@ export async function weighHosts(
   const components: WeightComponent[][] = hosts.map(() => []);
   const steps: WeighStep[] = [];
   for (const weigher of weighers) {
-    const budget = new Budget(weigher.timeBudgetMs ?? options.defaultTimeBudgetMs, options.now);
+    const budget = new Budget(
+      weigher.timeBudgetMs ?? options.defaultTimeBudgetMs,
+      options.now,
+      weigher.name,
+    );
     const start = options.now();
     const result = await rawWeights(weigher, hosts, spec, budget);
     const durationMs = options.now() - start;

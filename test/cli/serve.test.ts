@@ -1,7 +1,7 @@
 // The real CLI process: boots on the embedded default from a clean data dir, answers /readyz and
 // GraphQL, stops on SIGTERM; a bad DATABASE_URL gives one clear line and a non-zero exit.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -71,6 +71,81 @@ describe('berth serve', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 60000);
+
+  it('serves on after a plugin’s unhandled rejection; exits naming a plugin that freezes the loop', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'berth-watchdog-'));
+    const plugins = path.join(dataDir, 'plugins');
+    mkdirSync(plugins);
+    writeFileSync(
+      path.join(plugins, 'stray.js'),
+      `exports.NAME = 'StrayFilter'; exports.kind = 'filter';
+       exports.create = () => ({ name: 'StrayFilter', kind: 'filter', onError: 'open',
+         filter: () => { Promise.reject(new Error('stray rejection')); return { fits: true }; } });`,
+    );
+    writeFileSync(
+      path.join(plugins, 'loop.js'),
+      `exports.NAME = 'LoopFilter'; exports.kind = 'filter';
+       exports.create = () => ({ name: 'LoopFilter', kind: 'filter', onError: 'open',
+         filter: (host, spec) => { while (spec.extraSpecs.loop === 'yes') {} return { fits: true }; } });`,
+    );
+    const port = String(20000 + Math.floor(Math.random() * 20000));
+    const child = berth(['serve'], {
+      BERTH_DATA_DIR: dataDir,
+      PORT: port,
+      BERTH_PLUGIN_DIRS: plugins,
+      BERTH_SCHEDULER_FILTERS: 'StrayFilter,LoopFilter',
+      BERTH_WATCHDOG_MS: '2000',
+    });
+    const io = collect(child);
+    const exited = new Promise<number | null>((resolve) =>
+      child.on('exit', (_c, sig) => resolve(sig === null ? _c : -1)),
+    );
+    const gql = async (query: string, variables: object = {}) => {
+      const r = await fetch(`http://127.0.0.1:${port}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query, variables }),
+      });
+      return (await r.json()) as { data?: any; errors?: unknown[] };
+    };
+    const schedule = (loop: string) =>
+      gql(`mutation($i: ScheduleInput!) { schedule(input: $i) { selections { consumerUuid } } }`, {
+        i: {
+          consumerUuids: [crypto.randomUUID()],
+          projectId: 'p',
+          userId: 'u',
+          request: { groups: [{ resources: [{ resourceClass: 'VCPU', amount: 1 }] }] },
+          extraSpecs: [{ key: 'loop', value: loop }],
+        },
+      });
+    try {
+      await waitFor(() => io.out().includes('listening on'), 50000);
+      const rp = await gql(
+        'mutation { createResourceProvider(input: {name: "h1"}) { uuid generation } }',
+      );
+      const { uuid, generation } = rp.data.createResourceProvider;
+      await gql(
+        `mutation($u: ID!, $g: Int!) { setInventories(input: {providerUuid: $u, generation: $g,
+          inventories: [{resourceClass: "VCPU", total: 8}]}) { uuid } }`,
+        { u: uuid, g: generation },
+      );
+      expect((await schedule('no')).errors).toBeUndefined();
+      await waitFor(
+        () => io.err().includes('stray rejection') || io.out().includes('stray rejection'),
+        5000,
+      );
+      expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+
+      void schedule('yes').catch(() => undefined);
+      expect(await exited).toBe(-1); // SIGKILLed by the watchdog
+      expect(io.err()).toMatch(
+        /^berth: event loop blocked for \d+ ms while running scheduler plugin LoopFilter; exiting/m,
+      );
+    } finally {
+      child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 90000);
 
   it('exits non-zero with one clear line when DATABASE_URL is unreachable', async () => {
     const child = berth(['serve'], {

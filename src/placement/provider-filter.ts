@@ -91,6 +91,11 @@ export async function providerFilterSql(
     }
   }
   for (const [rc, amount] of resources) {
+    if (!Number.isSafeInteger(amount) || amount > INT32_MAX) {
+      // max_unit is a 32-bit column: no inventory can take more in one allocation.
+      where.push('FALSE');
+      continue;
+    }
     // Fits on its own: unit rules plus used + amount <= (total - reserved) * ratio.
     where.push(`EXISTS (SELECT 1 FROM inventories i JOIN resource_classes c ON c.id = i.resource_class_id
       WHERE i.resource_provider_id = rp.id AND c.name = ${p(rc)}
@@ -101,3 +106,6 @@ export async function providerFilterSql(
   }
   return { where, params };
 }
+
+/** Largest value of PostgreSQL's integer (inventory totals and units). */
+const INT32_MAX = 2_147_483_647;

@@ -114,6 +114,11 @@ export class RestRequest {
     } catch (err) {
       throw badRequest(`Malformed JSON: ${(err as Error).message}`);
     }
+    if (nestedDeeperThan(data, MAX_JSON_DEPTH)) {
+      throw badRequest(
+        `JSON does not validate: the body is nested deeper than ${MAX_JSON_DEPTH} levels`,
+      );
+    }
     if (valueHasNul(data)) {
       throw badRequest('JSON does not validate: strings must not contain NUL (U+0000) characters');
     }
@@ -123,4 +128,25 @@ export class RestRequest {
     }
     return data as unknown as T;
   }
+}
+
+/** Deepest JSON body accepted (Placement's bodies nest at most 5 levels). */
+export const MAX_JSON_DEPTH = 64;
+
+/** True when `value` nests arrays/objects deeper than `max` (iterative: no stack to overflow). */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') {
+      continue;
+    }
+    if (depth >= max) {
+      return true;
+    }
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      stack.push([child, depth + 1]);
+    }
+  }
+  return false;
 }

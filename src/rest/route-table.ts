@@ -63,6 +63,14 @@ export class RouteTable {
           },
         );
       }
+      const nul = Object.entries(params).find(([, v]) => v.includes('\u0000'));
+      if (nul) {
+        // PostgreSQL text cannot hold U+0000: no resource is named with one.
+        throw new HttpError(
+          400,
+          `Invalid ${nul[0]} in the path: it must not contain a NUL (U+0000) character.`,
+        );
+      }
       return { handler, params };
     }
     throw new HttpError(404);

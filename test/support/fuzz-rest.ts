@@ -1,13 +1,16 @@
-// Generates hostile query strings for the REST facade's parsers: resources, required,
+// Generates hostile REST requests: query strings for the parsers (resources, required,
 // member_of, in_tree, limit, group_policy, same_subtree, root_required, suffixed groups,
-// malformed percent-encoding, and random microversions.
+// malformed percent-encoding, amounts past 32 bits, random microversions), and path segments
+// (NUL and other bad names, every method) with bodies nested far too deep.
 import fc from 'fast-check';
 import { badNumber, badString, badUuid, type FuzzPool, fromPool } from './fuzz-values';
 
 /** One generated GET request. */
 export interface RestCase {
+  readonly method: string;
   readonly path: string;
   readonly version: string;
+  readonly body?: string;
 }
 
 const amount = () =>
@@ -15,6 +18,7 @@ const amount = () =>
     fc.integer({ min: 1, max: 4096 }).map(String),
     badNumber().map(String),
     fc.constantFrom('', ' 1', '1 ', '99999999999999999999', '+1', '1.0'),
+    fc.constantFrom('2147483647', '2147483648', '4294967296', '9223372036854775808'),
   );
 
 function resources(pool: FuzzPool): fc.Arbitrary<string> {
@@ -106,5 +110,53 @@ export function restCases(pool: FuzzPool, prefix: string): fc.Arbitrary<RestCase
   );
   return fc
     .tuple(fc.constantFrom('/allocation_candidates', '/resource_providers'), query, version)
-    .map(([p, q, v]) => ({ path: `${prefix}${p}?${q}`, version: v }));
+    .map(([p, q, v]) => ({ method: 'GET', path: `${prefix}${p}?${q}`, version: v }));
+}
+
+/** A JSON text nested `depth` levels deep (arrays or objects). */
+const deepJson = () =>
+  fc
+    .tuple(fc.integer({ min: 60, max: 5000 }), fc.boolean())
+    .map(([depth, arrays]) =>
+      arrays
+        ? `{"name": ${'['.repeat(depth)}${']'.repeat(depth)}}`
+        : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`,
+    );
+
+/** Requests whose path segment is hostile (NUL, huge, unicode…), with odd or deep bodies. */
+export function restPathCases(pool: FuzzPool, prefix: string): fc.Arbitrary<RestCase> {
+  const segment = fc.oneof(
+    badString(),
+    badUuid(),
+    fromPool(() => pool.providers, badUuid()).map(String),
+    fc.constantFrom('CUSTOM_A\u0000B', '\u0000', 'VC\u0000PU'),
+  );
+  const path = fc.oneof(
+    segment.map((s) => `/traits/${encodeURIComponent(s)}`),
+    segment.map((s) => `/resource_classes/${encodeURIComponent(s)}`),
+    segment.map((s) => `/resource_providers/${encodeURIComponent(s)}`),
+    segment.map((s) => `/allocations/${encodeURIComponent(s)}`),
+    fc
+      .tuple(
+        fromPool(() => pool.providers, badUuid()),
+        segment,
+      )
+      .map(([u, s]) => `/resource_providers/${u}/inventories/${encodeURIComponent(s)}`),
+  );
+  const write = fc.tuple(
+    fc.constantFrom('POST', 'PUT'),
+    fc.constantFrom('/resource_providers', '/resource_classes', '/allocations', '/reshaper'),
+    deepJson(),
+  );
+  return fc.oneof(
+    fc
+      .tuple(fc.constantFrom('GET', 'PUT', 'DELETE'), path)
+      .map(([method, p]) => ({ method, path: `${prefix}${p}`, version: 'placement latest' })),
+    write.map(([method, p, body]) => ({
+      method,
+      path: `${prefix}${p}`,
+      version: 'placement latest',
+      body,
+    })),
+  );
 }

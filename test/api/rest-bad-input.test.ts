@@ -1,0 +1,86 @@
+// REST bad input never 500s: integers past 32 bits in query amounts (an empty answer, as in
+// Placement), NUL characters in path segments (every method) and JSON nested thousands of
+// levels deep (400 in Placement's error shape, nothing written).
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createTestApp, type TestApp } from '../support/app';
+
+const HEADERS = {
+  'x-auth-token': 'admin',
+  accept: 'application/json',
+  'content-type': 'application/json',
+  'openstack-api-version': 'placement latest',
+};
+
+describe('REST bad input', () => {
+  let t: TestApp;
+  let server: Server;
+  let base: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({ BERTH_REST_AUTH: 'noauth2' });
+    server = createServer((req, res) => t.app.handle(req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/placement`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await t.close();
+  });
+
+  async function call(method: string, path: string, body?: string) {
+    const r = await fetch(`${base}${path}`, { method, headers: HEADERS, body });
+    const text = await r.text();
+    return { status: r.status, text };
+  }
+
+  // Placement accepts any digits and finds nothing that large (max_unit is 32-bit): so does berth.
+  it.each([
+    ['/allocation_candidates?resources=VCPU:2147483648', 'allocation_requests'],
+    ['/allocation_candidates?resources=VCPU:99999999999999999999999', 'allocation_requests'],
+    ['/allocation_candidates?resources1=VCPU:2147483648&group_policy=none', 'allocation_requests'],
+    ['/resource_providers?resources=VCPU:2147483648', 'resource_providers'],
+    ['/resource_providers?resources=VCPU:99999999999999999999999', 'resource_providers'],
+  ])('answers an empty 200 for an amount past 32 bits: GET %s', async (path, key) => {
+    await call(
+      'POST',
+      '/resource_providers',
+      JSON.stringify({ name: `big-${key}-${path.length}` }),
+    );
+    const r = await call('GET', path);
+    expect(r.status).toBe(200);
+    expect(JSON.parse(r.text)[key]).toEqual([]);
+  });
+
+  it.each([
+    ['GET', '/traits/CUSTOM_A%00B'],
+    ['PUT', '/traits/CUSTOM_A%00B'],
+    ['DELETE', '/traits/CUSTOM_A%00B'],
+    ['GET', '/resource_classes/CUSTOM_A%00B'],
+    ['PUT', '/resource_classes/CUSTOM_A%00B'],
+    ['DELETE', '/resource_classes/CUSTOM_A%00B'],
+    ['GET', '/resource_providers/%00'],
+    ['DELETE', '/allocations/%00'],
+    ['GET', '/resource_providers/00000000-0000-0000-0000-000000000000/inventories/VC%00PU'],
+  ])('answers 400 for a NUL in a path segment: %s %s', async (method, path) => {
+    const r = await call(method, path);
+    expect(r.status).toBe(400);
+    expect(JSON.parse(r.text).errors[0].detail).toMatch(/NUL|null character|invalid/i);
+  });
+
+  it.each([
+    ['POST', '/resource_providers'],
+    ['POST', '/resource_classes'],
+    ['POST', '/allocations'],
+    ['POST', '/reshaper'],
+  ])('answers 400 for JSON nested 3,000 levels deep: %s %s', async (method, path) => {
+    const deep = `${'['.repeat(3000)}${']'.repeat(3000)}`;
+    const r = await call(method, path, `{"name": ${deep}}`);
+    expect(r.status).toBe(400);
+    const objects = `${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}`;
+    expect((await call(method, path, objects)).status).toBe(400);
+    expect(JSON.parse((await call(method, path, objects)).text).errors[0].detail).toMatch(
+      /nested deeper than 64 levels/,
+    );
+  });
+});

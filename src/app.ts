@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DataSource } from 'typeorm';
 import { createScheduling, type Scheduling } from './app-scheduling';
+import { admit } from './auth/admission';
 import { Authenticator } from './auth/authenticator';
 import { RateLimiter } from './auth/rate-limiter';
 import { TokenStore } from './auth/token-store';
@@ -16,6 +17,7 @@ import { type ChangeListener, startChangeListener } from './db/change-listener';
 import { createDataSource } from './db/data-source';
 import { type EmbeddedPg, startEmbeddedPg } from './db/embedded-pg';
 import { seedStandard } from './db/seed';
+import { AUTH_CODES, graphqlMediaTypeProblem } from './graphql/authenticate-plugin';
 import { BodyTooLargeError, readBodyLimited } from './http-body';
 import type { Logger } from './logger';
 import { ChangeBus } from './placement/change-bus';
@@ -60,6 +62,26 @@ function metric(name: string, type: 'counter' | 'gauge', value: number, help?: s
 }
 
 /**
+ * What authentication each API really does, for the start-up banner and /readyz: GraphQL and
+ * REST token mode verify berth tokens; REST noauth2 trusts the X-Auth-Token header (Placement's
+ * test mode) whatever BERTH_AUTH says.
+ */
+export function authSummary(config: Config): string {
+  const graphql = config.auth
+    ? 'on'
+    : config.authExplicit
+      ? 'OFF (BERTH_AUTH=off: every caller is admin)'
+      : 'OFF (embedded default: every caller is admin; BERTH_AUTH=on to enable)';
+  const rest =
+    config.restAuth === 'noauth2'
+      ? 'OFF (BERTH_REST_AUTH=noauth2: X-Auth-Token is trusted unverified, as in Placement tests)'
+      : config.auth
+        ? 'on (berth tokens in X-Auth-Token)'
+        : 'OFF (follows BERTH_AUTH)';
+  return `GraphQL ${graphql}; REST ${rest}`;
+}
+
+/**
  * Starts everything except the listening socket.
  * @throws when the database cannot be reached or migrated.
  */
@@ -101,6 +123,7 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
     : undefined;
   const limiter = new RateLimiter(cache, config.limits.rateLimit, config.limits.rateLimitWindowMs);
   const graphql = createGraphQL({ services, scheduling, log, config, authenticator, limiter });
+  const admission = { authenticator, limiter, log };
   const rest = createRestRouter({ services, config, log, authenticator, limiter });
 
   async function readiness() {
@@ -117,11 +140,7 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
     checks.cache = (await cache.healthy())
       ? `${cache.kind} ok`
       : `${cache.kind} down (degraded: uncached)`;
-    checks.auth = config.auth
-      ? 'on'
-      : config.authExplicit
-        ? 'off (BERTH_AUTH=off: every caller is admin)'
-        : 'off (embedded default: every caller is admin; BERTH_AUTH=on to enable)';
+    checks.auth = authSummary(config);
     return { ready, checks };
   }
 
@@ -186,31 +205,46 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
 
   /** Buffers the body under the size limit (413 otherwise), then hands the request to yoga. */
   function serveGraphQL(req: IncomingMessage, res: ServerResponse, requestId: string): void {
-    if (req.method === 'GET' || req.method === 'HEAD') {
+    if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') {
       graphql(req, res, { requestId });
       return;
     }
-    readBodyLimited(req, config.limits.maxBodyBytes).then(
-      (body) => {
+    const refuse = (status: number, message: string, code: string, headers = {}) => {
+      // The body is never read: close the connection rather than drain it.
+      res.setHeader('connection', 'close');
+      for (const [k, v] of Object.entries(headers)) {
+        res.setHeader(k, v as string);
+      }
+      send(res, status, { errors: [{ message, extensions: { code } }] });
+    };
+    const mediaProblem = graphqlMediaTypeProblem(req.headers['content-type']);
+    if (mediaProblem) {
+      refuse(415, mediaProblem, AUTH_CODES.unsupportedMediaType);
+      return;
+    }
+    // Rate limit and token first: an unauthenticated or throttled caller's body is never read.
+    admit(admission, req.headers.authorization, req.socket.remoteAddress ?? 'unknown')
+      .then(async (admitted) => {
+        if (!admitted.ok) {
+          refuse(admitted.status, admitted.message, admitted.code, admitted.headers);
+          return;
+        }
+        const body = await readBodyLimited(req, config.limits.maxBodyBytes);
         // @whatwg-node uses an already-read, non-empty `req.body` instead of the (consumed)
-        // stream; an empty body becomes '{}' so yoga answers "Must provide query string." (400).
-        (req as IncomingMessage & { body?: Buffer }).body =
-          body.length > 0 ? body : Buffer.from('{}');
-        graphql(req, res, { requestId });
-      },
-      (err: unknown) => {
+        // stream; a string is handed over as is (a Buffer would be walked key by key). An empty
+        // body becomes '{}' so yoga answers "Must provide query string." (400).
+        (req as IncomingMessage & { body?: string }).body =
+          body.length > 0 ? body.toString('utf8') : '{}';
+        graphql(req, res, { requestId, admission: admitted });
+      })
+      .catch((err: unknown) => {
         const tooLarge = err instanceof BodyTooLargeError;
-        res.setHeader('connection', 'close');
-        send(res, tooLarge ? 413 : 400, {
-          errors: [
-            {
-              message: tooLarge ? err.message : 'Could not read the request body.',
-              extensions: { code: tooLarge ? 'berth.request_too_large' : 'berth.bad_request' },
-            },
-          ],
-        });
-      },
-    );
+        refuse(
+          tooLarge ? 413 : 400,
+          tooLarge ? err.message : 'Could not read the request body.',
+          tooLarge ? 'berth.request_too_large' : 'berth.bad_request',
+        );
+      });
   }
 
   function handle(req: IncomingMessage, res: ServerResponse): void {

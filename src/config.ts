@@ -31,6 +31,18 @@ const schema = z.object({
     .regex(/^\/?$|^(\/[A-Za-z0-9._-]+)+$/, "must be '', '/' or like /placement")
     .default('/placement'),
   BERTH_REST_AUTH: z.enum(['noauth2', 'token']).optional(),
+  BERTH_CORS_ORIGINS: z
+    .string()
+    .optional()
+    .transform((v) =>
+      (v ?? '')
+        .split(',')
+        .map((o) => o.trim())
+        .filter((o) => o !== ''),
+    )
+    .refine((os) => os.every((o) => /^https?:\/\/[^/\s]+$/.test(o)), {
+      message: 'must be a comma-separated list of origins like https://console.example.com',
+    }),
   BERTH_PLUGIN_DIRS: z.string().optional(),
   BERTH_INTROSPECTION: onOff.optional(),
   BERTH_AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3600000).default(10000),
@@ -38,6 +50,7 @@ const schema = z.object({
     .number()
     .int()
     .min(1024)
+    .max(64 * 1024 * 1024)
     .default(4 * 1024 * 1024),
   BERTH_GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(15),
   BERTH_GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(50),
@@ -84,6 +97,8 @@ export interface Config {
   /** GraphQL introspection allowed? Defaults to on embedded, off with DATABASE_URL. */
   readonly introspection: boolean;
   readonly embedded: boolean;
+  /** Origins allowed to call /graphql from a browser (CORS); empty = none. */
+  readonly corsOrigins: readonly string[];
   /** Input armour and rate limits (README "Security"). */
   readonly limits: {
     /** Verified-token cache period in ms: a revoked token stops working within this bound. */
@@ -132,13 +147,25 @@ export const DEFAULT_FILTERS = [
 /** Weighers enabled when BERTH_SCHEDULER_WEIGHERS is unset. */
 export const DEFAULT_WEIGHERS = ['RAMWeigher', 'DiskWeigher', 'CPUWeigher'];
 
-const list = (v: string | undefined, fallback: readonly string[]) =>
-  v === undefined
-    ? fallback
-    : v
-        .split(',')
-        .map((x) => x.trim())
-        .filter((x) => x.length > 0);
+/**
+ * A comma-separated list of plugin names, `fallback` when unset; `none` = an empty list.
+ * @throws ConfigError for a value naming nothing (',' or '') or with empty entries ('A,,B').
+ */
+function list(name: string, v: string | undefined, fallback: readonly string[]): string[] {
+  if (v === undefined) {
+    return [...fallback];
+  }
+  if (v.trim() === 'none') {
+    return [];
+  }
+  const names = v.split(',').map((x) => x.trim());
+  if (names.some((x) => x.length === 0)) {
+    throw new ConfigError(
+      `invalid ${name}: '${v}' has an empty name; list names separated by commas, or set it to 'none' to run none`,
+    );
+  }
+  return names;
+}
 
 function pluginConfigOrThrow(raw: string | undefined): Record<string, Record<string, unknown>> {
   if (!raw) {
@@ -154,15 +181,26 @@ function pluginConfigOrThrow(raw: string | undefined): Record<string, Record<str
       );
     }
   }
+  const isObject = (v: unknown): v is Record<string, unknown> =>
+    typeof v === 'object' && v !== null && !Array.isArray(v);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new ConfigError(`invalid BERTH_SCHEDULER_CONFIG: not JSON: ${(err as Error).message}`);
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    // Never quote the text: from a file (@path) that would print the file's first bytes.
+    const at = /position (\d+)/.exec((err as Error).message)?.[1];
     throw new ConfigError(
-      'invalid BERTH_SCHEDULER_CONFIG: must be a JSON object { "PluginName": { ...config } }',
+      `invalid BERTH_SCHEDULER_CONFIG: ${raw.startsWith('@') ? `${raw.slice(1)} is` : 'it is'} not JSON${at === undefined ? '' : ` (error at character ${at})`}`,
+    );
+  }
+  const shape = 'must be a JSON object { "PluginName": { ...config } }';
+  if (!isObject(value)) {
+    throw new ConfigError(`invalid BERTH_SCHEDULER_CONFIG: ${shape}`);
+  }
+  const bad = Object.entries(value).find(([, v]) => !isObject(v));
+  if (bad) {
+    throw new ConfigError(
+      `invalid BERTH_SCHEDULER_CONFIG: the configuration of "${bad[0]}" is not an object; ${shape}`,
     );
   }
   return value as Record<string, Record<string, unknown>>;
@@ -192,7 +230,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     port: e.PORT,
-    host: e.BERTH_HOST ?? (embedded ? '127.0.0.1' : '0.0.0.0'),
+    // Loopback unless told otherwise: serving the network is a decision (BERTH_HOST=0.0.0.0).
+    host: e.BERTH_HOST ?? '127.0.0.1',
     dataDir: e.BERTH_DATA_DIR,
     dbPoolSize: e.BERTH_DB_POOL_SIZE,
     logLevel: e.LOG_LEVEL ?? (isTest ? 'silent' : 'info'),
@@ -210,6 +249,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .filter((s) => s.length > 0),
     introspection: e.BERTH_INTROSPECTION ?? embedded,
     embedded,
+    corsOrigins: e.BERTH_CORS_ORIGINS,
     limits: {
       authCacheTtlMs: e.BERTH_AUTH_CACHE_TTL_MS,
       maxBodyBytes: e.BERTH_MAX_BODY_BYTES,
@@ -226,8 +266,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       rateLimitWindowMs: e.BERTH_RATE_LIMIT_WINDOW_MS,
     },
     scheduler: {
-      filters: list(e.BERTH_SCHEDULER_FILTERS, DEFAULT_FILTERS),
-      weighers: list(e.BERTH_SCHEDULER_WEIGHERS, DEFAULT_WEIGHERS),
+      filters: list('BERTH_SCHEDULER_FILTERS', e.BERTH_SCHEDULER_FILTERS, DEFAULT_FILTERS),
+      weighers: list('BERTH_SCHEDULER_WEIGHERS', e.BERTH_SCHEDULER_WEIGHERS, DEFAULT_WEIGHERS),
       plugins: pluginConfigOrThrow(e.BERTH_SCHEDULER_CONFIG),
       hostSubsetSize: e.BERTH_HOST_SUBSET_SIZE,
       cacheTtlMs: e.BERTH_CANDIDATE_CACHE_TTL_MS,

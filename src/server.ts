@@ -83,11 +83,22 @@ export async function listen(
 /** Creates the app and listens on config.host:config.port. */
 export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
   const app = await createApp(config, log);
-  const listener = await listen((req, res) => app.handle(req, res), {
-    port: config.port,
-    host: config.host,
-    shutdownTimeoutMs: config.shutdownTimeoutMs,
-  });
+  let listener: Listener;
+  try {
+    listener = await listen((req, res) => app.handle(req, res), {
+      port: config.port,
+      host: config.host,
+      shutdownTimeoutMs: config.shutdownTimeoutMs,
+    });
+  } catch (err) {
+    await app.close().catch(() => undefined);
+    const code = (err as { code?: string }).code;
+    throw code === 'EADDRINUSE'
+      ? err
+      : new Error(
+          `cannot listen on ${config.host}:${config.port} (${code ?? (err as Error).message}); check BERTH_HOST and PORT`,
+        );
+  }
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {

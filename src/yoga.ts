@@ -10,7 +10,7 @@ import type { Authenticator, Principal } from './auth/authenticator';
 import type { RateLimiter } from './auth/rate-limiter';
 import type { Config } from './config';
 import { useArmour } from './graphql/armour-plugin';
-import { useAuthentication } from './graphql/authenticate-plugin';
+import { type AdmittedContext, useAuthentication } from './graphql/authenticate-plugin';
 import { useAuthorization } from './graphql/authorize-plugin';
 import { useResultBudget } from './graphql/result-budget';
 import { createLoaders } from './loaders/create-loaders';
@@ -18,7 +18,7 @@ import type { Logger } from './logger';
 import type { Services } from './services';
 
 /** Server-side context handed to yoga by the HTTP layer. */
-export interface ServerContext {
+export interface ServerContext extends AdmittedContext {
   readonly requestId?: string;
 }
 
@@ -53,6 +53,12 @@ export function createGraphQL(deps: {
       },
     },
     logging: false,
+    // No cross-origin access unless BERTH_CORS_ORIGINS lists the origins (yoga's default
+    // reflects any Origin with credentials).
+    cors:
+      deps.config.corsOrigins.length > 0
+        ? { origin: [...deps.config.corsOrigins], credentials: true }
+        : false,
     // Every network request has its body read under the limit before it reaches yoga (413 in
     // src/app.ts), so yoga's own limit would only re-stream each body through a TransformStream,
     // a measurable share of a small request's CPU. In-process callers of yoga.fetch are our code.
@@ -61,6 +67,7 @@ export function createGraphQL(deps: {
       useAuthentication({
         authenticator: deps.authenticator,
         limiter: deps.limiter,
+        log: deps.log,
         principals,
       }),
       useAuthorization({ services: deps.services }),

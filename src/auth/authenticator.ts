@@ -1,5 +1,6 @@
 // Verifies presented API tokens: lookup by id (cached briefly in-process), constant-time hash
 // comparison, revocation. A revoked token stops working within `cacheTtlMs` on every replica.
+import { LRUCache } from 'lru-cache';
 import type { Logger } from '../logger';
 import type { Role } from './roles';
 import { parseToken, secretMatches } from './token-format';
@@ -29,14 +30,17 @@ export const DEFAULT_TOKEN_CACHE_TTL_MS = 10_000;
 
 /** Verifies tokens against the store, caching rows for `cacheTtlMs` milliseconds. */
 export class Authenticator {
-  private readonly cache = new Map<string, Cached>();
+  /** Least recently used rows go first when full (a flood of made-up ids evicts only itself). */
+  private readonly cache: LRUCache<string, Cached>;
 
   constructor(
     private readonly store: TokenStore,
     private readonly cacheTtlMs = DEFAULT_TOKEN_CACHE_TTL_MS,
     private readonly log?: Logger,
-    private readonly maxEntries = 10_000,
-  ) {}
+    maxEntries = 10_000,
+  ) {
+    this.cache = new LRUCache({ max: maxEntries });
+  }
 
   private async row(id: string): Promise<TokenRecord | null> {
     const now = Date.now();
@@ -45,9 +49,6 @@ export class Authenticator {
       return hit.record;
     }
     const record = await this.store.findById(id);
-    if (this.cache.size >= this.maxEntries) {
-      this.cache.clear();
-    }
     // Unknown ids are cached too (as null) so a flood of made-up ids costs one query each per period.
     this.cache.set(id, { record, expires: now + this.cacheTtlMs });
     if (record && !record.revokedAt) {
@@ -58,7 +59,26 @@ export class Authenticator {
     return record;
   }
 
-  /** Verifies `token` (the full `berth_<id>_<secret>` text). */
+  /**
+   * The principal of `token` when its row is cached and valid: no database lookup, so callers
+   * can rate-limit known tokens before any work and unknown ones by address.
+   */
+  peek(token: string | undefined): Principal | undefined {
+    const parsed = token ? parseToken(token.trim()) : null;
+    const hit = parsed ? this.cache.get(parsed.id) : undefined;
+    if (!parsed || !hit || hit.expires <= Date.now() || !hit.record || hit.record.revokedAt) {
+      return undefined;
+    }
+    const r = hit.record;
+    return secretMatches(parsed.secret, r.secretSha256)
+      ? { tokenId: r.id, role: r.role, project: r.project }
+      : undefined;
+  }
+
+  /**
+   * Verifies `token` (the full `berth_<id>_<secret>` text).
+   * @throws the store's error when the database cannot be reached (callers answer 503).
+   */
   async verify(token: string | undefined): Promise<AuthResult> {
     if (!token) {
       return { ok: false, reason: 'Authentication required: send an API token.' };

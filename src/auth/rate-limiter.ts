@@ -20,13 +20,25 @@ export class RateLimiter {
 
   /** Counts one request for `who` and decides whether it may proceed. */
   async hit(who: string): Promise<RateDecision> {
+    return this.decide(who, true);
+  }
+
+  /** Whether one more request for `who` would be allowed, without counting it. */
+  async check(who: string): Promise<RateDecision> {
+    return this.decide(who, false);
+  }
+
+  private async decide(who: string, count: boolean): Promise<RateDecision> {
     if (this.limit <= 0) {
       return { allowed: true };
     }
     const t = this.now();
     const window = Math.floor(t / this.windowMs);
-    const count = await this.cache.incr(cacheKey('ratelimit', `${who}:${window}`), this.windowMs);
-    if (count === undefined || count <= this.limit) {
+    const key = cacheKey('ratelimit', `${who}:${window}`);
+    const n = count
+      ? await this.cache.incr(key, this.windowMs)
+      : Number((await this.cache.get<number | string>(key)) ?? 0) + 1;
+    if (n === undefined || Number.isNaN(n) || n <= this.limit) {
       return { allowed: true };
     }
     const retryAfterSeconds = Math.max(1, Math.ceil(((window + 1) * this.windowMs - t) / 1000));

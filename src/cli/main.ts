@@ -1,6 +1,7 @@
 // The `berth` command line: serve, migrate, db reset, token, import, version.
 import 'reflect-metadata';
 import { Command } from 'commander';
+import { authSummary } from '../app';
 import { ConfigError, loadConfig } from '../config';
 import { resetDatabase, seedStandard } from '../db/seed';
 import { createLogger } from '../logger';
@@ -55,11 +56,11 @@ program
         ? `  database: embedded PostgreSQL (PGlite) in ${cfg.dataDir}; set DATABASE_URL for a real server`
         : '  database: DATABASE_URL',
       `  cache: ${cfg.redisUrl ? 'Redis (REDIS_URL)' : 'in-process LRU; set REDIS_URL for Redis'}`,
-      `  auth: ${cfg.auth ? 'on' : 'OFF'}${cfg.auth ? '' : cfg.embedded && !cfg.authExplicit ? ' (embedded default; BERTH_AUTH=on to enable)' : ' (BERTH_AUTH=off)'}`,
+      `  auth: ${authSummary(cfg)}`,
     ];
     process.stdout.write(`${banner.join('\n')}\n`);
-    if (!cfg.auth && cfg.authExplicit) {
-      log.warn('authentication is turned off explicitly (BERTH_AUTH=off)');
+    if ((!cfg.auth && cfg.authExplicit) || (cfg.restAuth === 'noauth2' && !cfg.embedded)) {
+      log.warn({ auth: authSummary(cfg) }, 'authentication is off for some callers');
     }
     const shutdown = (signal: string) => {
       log.info({ signal }, 'signal received');

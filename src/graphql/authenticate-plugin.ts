@@ -1,15 +1,17 @@
-// yoga plugin: authenticates `Authorization: Bearer <token>` (401) and rate-limits per token or
-// client address (429 + Retry-After). Authorisation of each operation is src/graphql/authorize-plugin.ts.
+// yoga plugin: admits each request (src/auth/admission.ts: rate limit, then the bearer token;
+// 429 / 401 / 503) and refuses POST bodies that are not JSON (415: a cross-site form cannot
+// send one without a CORS preflight). The HTTP layer admits network requests before reading
+// their bodies and hands the result over in the server context; in-process callers of
+// yoga.fetch are admitted here. Authorisation of each operation is src/graphql/authorize-plugin.ts.
 import type { Plugin } from 'graphql-yoga';
-import type { Authenticator, Principal } from '../auth/authenticator';
-import { bearerToken } from '../auth/authenticator';
-import type { RateLimiter } from '../auth/rate-limiter';
+import { ADMISSION_CODES, type Admission, type AdmissionDeps, admit } from '../auth/admission';
+import type { Principal } from '../auth/authenticator';
 
 /** Stable extensions.code values of the auth layer. */
 export const AUTH_CODES = {
-  unauthenticated: 'berth.unauthenticated',
+  ...ADMISSION_CODES,
   forbidden: 'berth.forbidden',
-  rateLimited: 'berth.rate_limited',
+  unsupportedMediaType: 'berth.unsupported_media_type',
 } as const;
 
 /** A JSON GraphQL error response sent before execution. */
@@ -17,7 +19,7 @@ export function errorResponse(
   status: number,
   message: string,
   code: string,
-  headers: Record<string, string> = {},
+  headers: Readonly<Record<string, string>> = {},
 ): Response {
   return new Response(JSON.stringify({ errors: [{ message, extensions: { code } }] }), {
     status,
@@ -25,60 +27,60 @@ export function errorResponse(
   });
 }
 
-/** The client address used as rate-limit key when there is no token. */
-function clientAddress(serverContext: Record<string, unknown>): string {
-  const req = serverContext.req as { socket?: { remoteAddress?: string } } | undefined;
-  return req?.socket?.remoteAddress ?? 'local';
+/**
+ * Why a GraphQL POST with this content type is refused, or null. Only JSON is accepted: yoga
+ * would also run form-urlencoded and multipart bodies, which any web page can post cross-site.
+ */
+export function graphqlMediaTypeProblem(contentType: string | null | undefined): string | null {
+  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  return type === 'application/json' || type === 'application/graphql-response+json'
+    ? null
+    : `GraphQL requests must be sent as application/json (got ${type || 'no content type'}).`;
 }
 
-/** Options of {@link useAuth}. */
-export interface AuthPluginOptions {
-  /** undefined = auth off (every caller may do everything). */
-  readonly authenticator: Authenticator | undefined;
-  readonly limiter: RateLimiter;
+/** The server context the HTTP layer hands to yoga. */
+export interface AdmittedContext {
+  /** Set when the HTTP layer already admitted the request (before reading its body). */
+  readonly admission?: Admission;
+  readonly req?: { socket?: { remoteAddress?: string } };
+}
+
+/** Options of {@link useAuthentication}. */
+export interface AuthPluginOptions extends AdmissionDeps {
   /** Where the plugin leaves each request's principal for the context factory. */
   readonly principals: WeakMap<Request, Principal>;
+}
+
+/** The response refusing an admission, or undefined when it let the request in. */
+export function refusal(a: Admission): Response | undefined {
+  return a.ok ? undefined : errorResponse(a.status, a.message, a.code, a.headers);
 }
 
 /** Builds the plugin. */
 export function useAuthentication(o: AuthPluginOptions): Plugin<{ caller?: Principal | null }> {
   return {
     async onRequest({ request, serverContext, endResponse }) {
-      let principal: Principal | undefined;
-      let failure: string | undefined;
-      if (o.authenticator) {
-        const result = await o.authenticator.verify(
-          bearerToken(request.headers.get('authorization')),
-        );
-        if (result.ok) {
-          principal = result.principal;
-          o.principals.set(request, principal);
-        } else {
-          failure = result.reason;
+      const ctx = serverContext as AdmittedContext;
+      if (request.method === 'POST') {
+        const problem = graphqlMediaTypeProblem(request.headers.get('content-type'));
+        if (problem) {
+          endResponse(errorResponse(415, problem, AUTH_CODES.unsupportedMediaType));
+          return;
         }
       }
-      // Failed authentications count against the client address, so guessing is limited too.
-      const who = principal
-        ? `token:${principal.tokenId}`
-        : `ip:${clientAddress(serverContext as Record<string, unknown>)}`;
-      const decision = await o.limiter.hit(who);
-      if (!decision.allowed) {
-        endResponse(
-          errorResponse(
-            429,
-            `Rate limit exceeded: at most ${o.limiter.limit} requests per ${o.limiter.windowMs / 1000} s. Retry after ${decision.retryAfterSeconds} s.`,
-            AUTH_CODES.rateLimited,
-            { 'retry-after': String(decision.retryAfterSeconds) },
-          ),
-        );
+      const admission =
+        ctx.admission ??
+        (await admit(
+          o,
+          request.headers.get('authorization'),
+          ctx.req?.socket?.remoteAddress ?? 'local',
+        ));
+      if (!admission.ok) {
+        endResponse(refusal(admission)!);
         return;
       }
-      if (failure !== undefined) {
-        endResponse(
-          errorResponse(401, failure, AUTH_CODES.unauthenticated, {
-            'www-authenticate': 'Bearer realm="berth"',
-          }),
-        );
+      if (admission.principal) {
+        o.principals.set(request, admission.principal);
       }
     },
   };

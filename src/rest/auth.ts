@@ -78,7 +78,15 @@ export async function authenticate(
   if (!authenticator) {
     return { ok: true, caller: UNAUTHENTICATED_ADMIN };
   }
-  const result = await authenticator.verify(header(headers, 'x-auth-token'));
+  const token = header(headers, 'x-auth-token');
+  if (token === undefined) {
+    return {
+      ok: false,
+      reason:
+        'Authentication required: send the API token in the `X-Auth-Token` header (tokens come from `berth token create`).',
+    };
+  }
+  const result = await authenticator.verify(token);
   if (!result.ok) {
     return result;
   }

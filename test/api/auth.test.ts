@@ -2,6 +2,7 @@
 // an admin mutation; missing/invalid/revoked tokens; project-scoped tokens; nothing written when
 // refused.
 import { randomUUID } from 'node:crypto';
+import { MISSING_TOKEN } from '../../src/auth/admission';
 import { allocationInput } from '../support/allocation-input';
 import { createTestApp, type TestApp } from '../support/app';
 import { buildResourceProvider } from '../support/factories';
@@ -62,7 +63,7 @@ describe('GraphQL auth (BERTH_AUTH=on)', () => {
     expect(r.headers.get('www-authenticate')).toMatch(/^Bearer/);
     expect(r.body.errors).toEqual([
       {
-        message: 'Authentication required: send an API token.',
+        message: MISSING_TOKEN,
         extensions: { code: 'berth.unauthenticated' },
       },
     ]);

@@ -57,6 +57,9 @@ describe('database outage', () => {
   let proxied: DataSource;
   let proxy: CuttableProxy;
   let app: App;
+  /** The same database with authentication on, and a token it has never looked up. */
+  let authed: App;
+  let uncachedToken: string;
 
   beforeAll(async () => {
     db = await createTestDb();
@@ -71,8 +74,15 @@ describe('database outage', () => {
       createLogger('silent'),
       { dataSource: proxied, cache: new MemoryCache(), changeChannel: `c_${db.schema}` },
     );
+    authed = await createApp(
+      loadConfig({ NODE_ENV: 'test', BERTH_AUTH: 'on', BERTH_REST_AUTH: 'token' }),
+      createLogger('silent'),
+      { dataSource: proxied, cache: new MemoryCache(), changeChannel: `a_${db.schema}` },
+    );
+    uncachedToken = (await authed.tokens.create({ role: 'reader' })).token;
   });
   afterAll(async () => {
+    await authed.close();
     await app.close();
     await proxied.destroy().catch(() => undefined);
     await proxy.cut().catch(() => undefined);
@@ -122,6 +132,17 @@ describe('database outage', () => {
     );
     const restRead = await rest('/resource_providers');
     const ready = await app.readiness();
+    // A token not yet cached must be looked up: the answer is a JSON 503, not a stack trace.
+    const authRes = await authed.graphql.fetch('http://test/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${uncachedToken}` },
+      body: JSON.stringify({ query: '{ version { berth } }' }),
+    });
+    const authBody = (await authRes.json()) as { errors?: { extensions?: { code?: string } }[] };
+    expect({ status: authRes.status, code: authBody.errors?.[0]?.extensions?.code }).toEqual({
+      status: 503,
+      code: 'berth.unavailable',
+    });
     expect({
       read: read.errors?.map((e) => e.extensions?.code),
       write: write.errors?.map((e) => e.extensions?.code),

@@ -39,7 +39,7 @@ describe('GraphQL result budget', () => {
     expect(r.errors).toHaveLength(1);
     expect(r.errors?.[0]?.extensions?.code).toBe('berth.result_too_large');
     expect(r.errors?.[0]?.message).toContain('BERTH_GRAPHQL_MAX_RESULT_ITEMS');
-  });
+  }, 60_000);
 
   it('answers the same shape two levels deep (35 + 35^2 items)', async () => {
     const r = await gql(

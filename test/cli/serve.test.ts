@@ -53,7 +53,7 @@ describe('berth serve', () => {
     try {
       await waitFor(() => io.out().includes('listening on'), 50000);
       expect(io.out()).toMatch(/embedded PostgreSQL/);
-      expect(io.out()).toMatch(/auth: OFF/);
+      expect(io.out()).toMatch(/auth: GraphQL OFF .*; REST OFF/);
       const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
       expect(ready.status).toBe(200);
       const r = await fetch(`http://127.0.0.1:${port}/graphql`, {

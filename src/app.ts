@@ -110,7 +110,10 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
   }
   const ds = dataSource;
   const cache =
-    o.cache ?? (config.redisUrl ? new RedisCache(config.redisUrl, log) : new MemoryCache());
+    o.cache ??
+    (config.redisUrl
+      ? new RedisCache(config.redisUrl, log, '', { commandTimeoutMs: config.redisTimeoutMs })
+      : new MemoryCache());
   const bus = new ChangeBus(o.changeChannel);
   const services = createServices(ds, bus, { candidateBounds: config.limits.candidates });
   const listener: ChangeListener | undefined = listenUrl

@@ -24,6 +24,7 @@ const schema = z.object({
   BERTH_DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   LOG_LEVEL: z.enum(logLevels).optional(),
   BERTH_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
+  BERTH_REDIS_TIMEOUT_MS: z.coerce.number().int().min(10).max(10_000).default(250),
   BERTH_WATCHDOG_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   BERTH_AUTH: onOff.optional(),
   BERTH_REST_PREFIX: z
@@ -78,6 +79,8 @@ export interface Config {
   readonly databaseUrl: string | undefined;
   /** Redis URL; undefined = in-process LRU cache. */
   readonly redisUrl: string | undefined;
+  /** Deadline of one Redis command (ms): past it the cache misses and skips Redis briefly. */
+  readonly redisTimeoutMs: number;
   readonly port: number;
   readonly host: string;
   readonly dataDir: string;
@@ -229,6 +232,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    redisTimeoutMs: e.BERTH_REDIS_TIMEOUT_MS,
     port: e.PORT,
     // Loopback unless told otherwise: serving the network is a decision (BERTH_HOST=0.0.0.0).
     host: e.BERTH_HOST ?? '127.0.0.1',

@@ -1,5 +1,8 @@
 // Redis implementation of the cache contract (ioredis). Failures degrade to misses, never errors:
-// Redis is an accelerator, Postgres is the truth.
+// Redis is an accelerator, Postgres is the truth. A Redis that hangs (stopped, partitioned,
+// swapping) costs at most one short deadline: every command times out after `commandTimeoutMs`,
+// and a timeout opens a breaker for `cooldownMs` during which calls miss at once without asking;
+// the first call after it probes Redis again.
 import { Redis } from 'ioredis';
 import type { Logger } from '../logger';
 import type { Cache, CacheStats } from './cache';
@@ -12,17 +15,24 @@ export class RedisCache implements Cache {
   private lastErrorLog = 0;
   private everReady = false;
   private closed = false;
+  /** Until when (ms since epoch) Redis is skipped after a command timed out. */
+  private openUntil = 0;
+  private readonly cooldownMs: number;
 
   constructor(
     url: string,
     private readonly log?: Logger,
     private readonly namespace = '',
+    opts: { commandTimeoutMs?: number; cooldownMs?: number } = {},
   ) {
+    this.cooldownMs = opts.cooldownMs ?? 2000;
     this.client = new Redis(url, {
       lazyConnect: false,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
       connectTimeout: 2000,
+      commandTimeout: opts.commandTimeoutMs ?? 250,
+      keepAlive: 10_000,
       // Commands issued in the same tick (concurrent requests' cache reads) share one write.
       enableAutoPipelining: true,
       retryStrategy: (times) => (this.closed ? null : Math.min(times * 200, 2000)),
@@ -35,6 +45,9 @@ export class RedisCache implements Cache {
 
   private noteError(err: unknown): void {
     this.stats.errors++;
+    if (/timed out/i.test(String((err as Error)?.message ?? err))) {
+      this.openUntil = Date.now() + this.cooldownMs;
+    }
     const now = Date.now();
     if (now - this.lastErrorLog > 10000) {
       this.lastErrorLog = now;
@@ -47,6 +60,9 @@ export class RedisCache implements Cache {
    * (bounded); once Redis has gone away, answers false at once so callers miss instead of waiting.
    */
   private async usable(): Promise<boolean> {
+    if (Date.now() < this.openUntil) {
+      return false; // a command timed out recently: don't wait on Redis again yet
+    }
     const status = this.client.status;
     if (status === 'ready') {
       return true;

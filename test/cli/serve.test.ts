@@ -147,6 +147,62 @@ describe('berth serve', () => {
     }
   }, 90000);
 
+  it('refuses a second server on the same data folder; after SIGKILL a new start keeps every acknowledged write', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'berth-lock-'));
+    const port = () => String(20000 + Math.floor(Math.random() * 20000));
+    const p1 = port();
+    const first = berth(['serve'], { BERTH_DATA_DIR: dataDir, PORT: p1 });
+    const io1 = collect(first);
+    let third: ChildProcess | undefined;
+    try {
+      await waitFor(() => io1.out().includes('listening on'), 50000);
+      const names = ['acked-1', 'acked-2', 'acked-3'];
+      for (const name of names) {
+        const r = await fetch(`http://127.0.0.1:${p1}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            query: `mutation { createResourceProvider(input: {name: "${name}"}) { name } }`,
+          }),
+        });
+        expect(((await r.json()) as { errors?: unknown }).errors).toBeUndefined();
+      }
+
+      const second = berth(['serve'], { BERTH_DATA_DIR: dataDir, PORT: port() });
+      const io2 = collect(second);
+      const code = await new Promise<number | null>((resolve) => second.on('exit', resolve));
+      expect(code).toBe(1);
+      const lines = io2.err().trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(
+        new RegExp(`^berth: the data directory .* is in use by berth process ${first.pid} `),
+      );
+
+      const killed = new Promise((resolve) => first.on('exit', resolve));
+      first.kill('SIGKILL');
+      await killed;
+      const p3 = port();
+      third = berth(['serve'], { BERTH_DATA_DIR: dataDir, PORT: p3 });
+      const io3 = collect(third);
+      await waitFor(() => io3.out().includes('listening on'), 50000);
+      const r = await fetch(`http://127.0.0.1:${p3}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          query: '{ resourceProviders(first: 10) { edges { node { name } } } }',
+        }),
+      });
+      const body = (await r.json()) as {
+        data: { resourceProviders: { edges: { node: { name: string } }[] } };
+      };
+      expect(body.data.resourceProviders.edges.map((e) => e.node.name).sort()).toEqual(names);
+    } finally {
+      first.kill('SIGKILL');
+      third?.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 150000);
+
   it('exits non-zero with one clear line when DATABASE_URL is unreachable', async () => {
     const child = berth(['serve'], {
       DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none',

@@ -257,8 +257,20 @@ export function parsePluginDirs(value: string | undefined): string[] {
     .filter((dir) => dir !== '');
 }
 
-const MODULE_FILE = /^(?!.*\.test\.)[^.].*\.(?:c?js|mjs)$/;
+/** A plugin module: `<name>-filter` or `<name>-weigher`, as `.js`/`.cjs`/`.mjs` or a folder. */
+const PLUGIN_NAME = /^[^.].*-(?:filter|weigher)$/;
+const MODULE_FILE = /^([^.].*-(?:filter|weigher))\.(?:c?js|mjs)$/;
 const INDEX_FILES = ['index.js', 'index.cjs', 'index.mjs'];
+
+/** Refuses a path anyone on the machine may write: its code would run inside berth. */
+function refuseWorldWritable(path: string): void {
+  const mode = statSync(path).mode;
+  if ((mode & 0o002) !== 0) {
+    throw new SchedulerConfigError(
+      `BERTH_PLUGIN_DIRS: refusing to load ${path}: it is world-writable, so anyone on this machine could run code inside berth (chmod o-w ${path})`,
+    );
+  }
+}
 
 function pluginFiles(dir: string): string[] {
   const files: string[] = [];
@@ -268,7 +280,8 @@ function pluginFiles(dir: string): string[] {
     const path = join(dir, entry.name);
     if (entry.isFile() && MODULE_FILE.test(entry.name)) {
       files.push(path);
-    } else if (entry.isDirectory()) {
+    } else if (entry.isDirectory() && PLUGIN_NAME.test(entry.name)) {
+      refuseWorldWritable(path);
       const index = INDEX_FILES.map((f) => join(path, f)).find((f) =>
         statSync(f, { throwIfNoEntry: false })?.isFile(),
       );
@@ -281,9 +294,12 @@ function pluginFiles(dir: string): string[] {
 }
 
 /**
- * Loads operator plugins: every compiled `*.js` / `*.cjs` / `*.mjs` file directly in each directory and
- * every sub-directory's `index.js` (the built-in folder layout). Each must export NAME, kind and create.
- * @throws SchedulerConfigError for a missing directory or a module that fails to load or has the wrong shape.
+ * Loads operator plugins: every `<name>-filter.js` / `<name>-weigher.js` (or `.cjs`, `.mjs`) file
+ * directly in each directory and every `<name>-filter` / `<name>-weigher` sub-directory's
+ * `index.js` (the built-in folder layout). Nothing else in the directory is ever executed. Each
+ * must export NAME, kind and create.
+ * @throws SchedulerConfigError for a missing or world-writable directory or plugin file, or a
+ *   module that fails to load or has the wrong shape.
  */
 export function loadPluginDirs(dirs: readonly string[]): RegisteredPlugin[] {
   const loaded: RegisteredPlugin[] = [];
@@ -291,7 +307,9 @@ export function loadPluginDirs(dirs: readonly string[]): RegisteredPlugin[] {
     if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
       throw new SchedulerConfigError(`BERTH_PLUGIN_DIRS: ${dir} is not a directory`);
     }
+    refuseWorldWritable(dir);
     for (const file of pluginFiles(dir)) {
+      refuseWorldWritable(file);
       let exported: unknown;
       try {
         exported = require(file);

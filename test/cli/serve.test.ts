@@ -77,13 +77,13 @@ describe('berth serve', () => {
     const plugins = path.join(dataDir, 'plugins');
     mkdirSync(plugins);
     writeFileSync(
-      path.join(plugins, 'stray.js'),
+      path.join(plugins, 'stray-filter.js'),
       `exports.NAME = 'StrayFilter'; exports.kind = 'filter';
        exports.create = () => ({ name: 'StrayFilter', kind: 'filter', onError: 'open',
          filter: () => { Promise.reject(new Error('stray rejection')); return { fits: true }; } });`,
     );
     writeFileSync(
-      path.join(plugins, 'loop.js'),
+      path.join(plugins, 'loop-filter.js'),
       `exports.NAME = 'LoopFilter'; exports.kind = 'filter';
        exports.create = () => ({ name: 'LoopFilter', kind: 'filter', onError: 'open',
          filter: (host, spec) => { while (spec.extraSpecs.loop === 'yes') {} return { fits: true }; } });`,

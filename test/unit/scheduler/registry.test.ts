@@ -1,5 +1,5 @@
 // Unit tests for src/scheduler/registry.ts: registration, start-up errors, operator plugin directories.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { builtinPlugins } from '../../../filters/registry';
@@ -177,23 +177,26 @@ describe('loadPluginDirs', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('loads top-level modules and sub-directory index files, ignoring tests and other files', () => {
+  it('loads <name>-filter/-weigher modules and folders only, never executing other files', () => {
     writeFileSync(join(dir, 'b-filter.js'), plugin('BFilter'));
     writeFileSync(join(dir, 'b-filter.test.js'), 'throw new Error("not a plugin")');
     writeFileSync(join(dir, 'README.md'), '# notes');
+    writeFileSync(join(dir, 'helper.js'), 'throw new Error("a helper must never run")');
+    mkdirSync(join(dir, 'vendor'));
+    writeFileSync(join(dir, 'vendor', 'index.js'), 'throw new Error("not a plugin folder")');
     mkdirSync(join(dir, 'a-filter'));
     writeFileSync(join(dir, 'a-filter', 'index.js'), plugin('AFilter'));
     writeFileSync(join(dir, 'a-filter', 'helper.js'), 'throw new Error("not loaded")');
-    mkdirSync(join(dir, 'default-export'));
+    mkdirSync(join(dir, 'default-export-filter'));
     writeFileSync(
-      join(dir, 'default-export', 'index.js'),
+      join(dir, 'default-export-filter', 'index.js'),
       `exports.default = { NAME: 'DefaultFilter', kind: 'filter', create: () => ({}) };`,
     );
     const loaded = loadPluginDirs([dir]);
     expect(loaded.map((p) => [p.module.NAME, p.source])).toEqual([
       ['AFilter', join(dir, 'a-filter', 'index.js')],
       ['BFilter', join(dir, 'b-filter.js')],
-      ['DefaultFilter', join(dir, 'default-export', 'index.js')],
+      ['DefaultFilter', join(dir, 'default-export-filter', 'index.js')],
     ]);
     const withOperators = createRegistry(builtinPlugins, loaded);
     const { filters } = instantiatePlugins(withOperators, {
@@ -203,6 +206,24 @@ describe('loadPluginDirs', () => {
     expect(filters.map((f) => f.name)).toEqual(['BFilter', 'AFilter']);
   });
 
+  it.each(['the directory', 'a plugin file', 'a plugin folder'])(
+    'refuses to load anything when %s is world-writable',
+    (what) => {
+      writeFileSync(join(dir, 'b-filter.js'), plugin('BFilter'));
+      mkdirSync(join(dir, 'a-filter'));
+      writeFileSync(join(dir, 'a-filter', 'index.js'), plugin('AFilter'));
+      const target = {
+        'the directory': dir,
+        'a plugin file': join(dir, 'b-filter.js'),
+        'a plugin folder': join(dir, 'a-filter'),
+      }[what]!;
+      chmodSync(target, statSync(target).mode | 0o002);
+      expect(() => loadPluginDirs([dir])).toThrow(
+        `BERTH_PLUGIN_DIRS: refusing to load ${target}: it is world-writable`,
+      );
+    },
+  );
+
   it('fails for a missing directory', () => {
     expect(() => loadPluginDirs([join(dir, 'nope')])).toThrow(
       `BERTH_PLUGIN_DIRS: ${join(dir, 'nope')} is not a directory`,
@@ -210,16 +231,19 @@ describe('loadPluginDirs', () => {
   });
 
   it('fails, naming the file, for a module that does not load', () => {
-    writeFileSync(join(dir, 'broken.js'), 'this is not javascript');
+    writeFileSync(join(dir, 'broken-filter.js'), 'this is not javascript');
     expect(() => loadPluginDirs([dir])).toThrow(
-      `${join(dir, 'broken.js')}: cannot load scheduler plugin`,
+      `${join(dir, 'broken-filter.js')}: cannot load scheduler plugin`,
     );
   });
 
   it('fails, naming the file, for a module without NAME', () => {
-    writeFileSync(join(dir, 'anon.js'), 'exports.kind = "filter"; exports.create = () => ({});');
+    writeFileSync(
+      join(dir, 'anon-filter.js'),
+      'exports.kind = "filter"; exports.create = () => ({});',
+    );
     expect(() => loadPluginDirs([dir])).toThrow(
-      `${join(dir, 'anon.js')}: a scheduler plugin must export a non-empty string NAME`,
+      `${join(dir, 'anon-filter.js')}: a scheduler plugin must export a non-empty string NAME`,
     );
   });
 });

@@ -12,11 +12,11 @@ import {
   loadPluginDirs,
 } from '../../../src/scheduler/registry';
 // Runs the example's table test as part of this suite (docs/ is not a jest root).
-import '../../../docs/examples/aggregate-multi-tenancy-isolation/aggregate-multi-tenancy-isolation.test';
+import '../../../docs/examples/aggregate-multi-tenancy-isolation-filter/aggregate-multi-tenancy-isolation.test';
 
 const repo = resolve(__dirname, '../../..');
 const doc = readFileSync(join(repo, 'docs/writing-a-filter.md'), 'utf8');
-const example = 'docs/examples/aggregate-multi-tenancy-isolation';
+const example = 'docs/examples/aggregate-multi-tenancy-isolation-filter';
 
 const { compilePlugin } = require('../../../docs/examples/compile-plugin.cjs') as {
   compilePlugin: (source: string, pluginDir: string) => string;
@@ -57,7 +57,7 @@ describe('the compiled example as an operator plugin', () => {
 
   it('compiles, loads from BERTH_PLUGIN_DIRS, is listed, and filters hosts', async () => {
     const out = compilePlugin(join(repo, example, 'index.ts'), dir);
-    expect(out).toBe(join(dir, 'aggregate-multi-tenancy-isolation', 'index.js'));
+    expect(out).toBe(join(dir, 'aggregate-multi-tenancy-isolation-filter', 'index.js'));
     expect(readFileSync(out, 'utf8')).not.toContain('src/scheduler');
 
     const registry = createRegistry(builtinPlugins, loadPluginDirs([dir]));

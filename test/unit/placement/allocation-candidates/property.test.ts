@@ -41,7 +41,7 @@ describe('findAllocationCandidates against the reference enumerator', () => {
     fc.assert(
       fc.property(caseArb, fc.integer({ min: 1, max: 4 }), ({ rows, req }, limit) => {
         const index = CapacityIndex.fromRows(rows);
-        const full = engineSet(findAllocationCandidates(index, req));
+        const full = engineSet(findAllocationCandidates(index, req, { bounds: UNBOUNDED }));
         const limited = findAllocationCandidates(index, { ...req, limit });
         expect(engineSet(limited)).toEqual(full.slice(0, limit));
         const roots = new Set(

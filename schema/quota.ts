@@ -6,7 +6,8 @@ import { saturatedInt, saturatedReason } from './safe-int';
 
 /** GraphQL QuotaLine: limit (null = unlimited), usage and what is left of one resource. */
 export const QuotaLine = builder.objectRef<QuotaLineRecord>('QuotaLine').implement({
-  description: 'resource: a resource class name, or INSTANCES for consumers of type INSTANCE.',
+  description:
+    'resource: a resource class name, or INSTANCES: consumers of type INSTANCE or of no type (Nova counts both; MIGRATION consumers are not instances).',
   fields: (t) => ({
     resource: t.exposeString('resource'),
     limit: t.exposeInt('limit', { nullable: true }),
@@ -39,7 +40,7 @@ export const Quota = builder.objectRef<QuotaReport>('Quota').implement({
 
 const QuotaLimitInput = builder.inputType('QuotaLimitInput', {
   description:
-    'resource: a resource class name, or INSTANCES for the number of consumers of type INSTANCE.',
+    'resource: a resource class name, or INSTANCES for the number of instances (consumers of type INSTANCE or of no type).',
   fields: (t) => ({
     resource: t.string({ required: true }),
     limit: t.int({ required: true, description: '>= 0, or -1 to remove the limit (unlimited).' }),

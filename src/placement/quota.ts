@@ -11,7 +11,7 @@ import { INCOMPLETE_CONSUMER_ID } from './consumer';
 import { BadRequestError, ConcurrentUpdateError, QuotaExceededError } from './errors';
 import { MAX_INT } from './inventory-rules';
 
-/** The quota resource counting consumers of type INSTANCE (Nova's `instances` quota). */
+/** The quota resource counting instances: consumers of type INSTANCE or of no type (Nova's rule). */
 export const INSTANCES = 'INSTANCES';
 /** Consumer type counted by {@link INSTANCES}. */
 export const INSTANCE_CONSUMER_TYPE = 'INSTANCE';
@@ -111,7 +111,10 @@ async function limitsOf(em: EntityManager, projectIds: readonly string[]): Promi
 /**
  * Usage of the projects, per project and per user, of `resources` (all when null).
  *   SELECT project, user, class, sum(used) FROM consumers JOIN allocations ... GROUP BY 1, 2, 3
- *   UNION ALL SELECT project, user, 'INSTANCES', count(*) ... WHERE consumer type = INSTANCE
+ *   UNION ALL SELECT project, user, 'INSTANCES', count(*) ... WHERE type INSTANCE or none
+ * Instances follow Nova's count from Placement (report client, unified limits): consumers of
+ * type INSTANCE plus untyped ones (written before microversion 1.38); MIGRATION consumers hold
+ * a moving instance's source allocation and are not a second instance.
  */
 async function usageOf(
   em: EntityManager,
@@ -134,8 +137,9 @@ async function usageOf(
        FROM consumers c
        JOIN projects p ON p.id = c.project_id
        JOIN users u ON u.id = c.user_id
-       JOIN consumer_types ct ON ct.id = c.consumer_type_id
-       WHERE p.external_id = ANY($1::text[]) AND ct.name = '${INSTANCE_CONSUMER_TYPE}'
+       LEFT JOIN consumer_types ct ON ct.id = c.consumer_type_id
+       WHERE p.external_id = ANY($1::text[])
+         AND (ct.name IS NULL OR ct.name = '${INSTANCE_CONSUMER_TYPE}')
          AND ($2::text[] IS NULL OR '${INSTANCES}' = ANY($2::text[]))
        GROUP BY p.external_id, u.external_id`,
       [projectIds, resources],

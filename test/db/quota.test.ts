@@ -150,7 +150,7 @@ describe('quota', () => {
     expect(kept.allocations.map((a) => [a.resourceClass, a.used])).toEqual([['MEMORY_MB', 1024]]);
   });
 
-  it('counts only INSTANCE consumers against INSTANCES, and a resize is not a new instance', async () => {
+  it('does not count MIGRATION consumers against INSTANCES, and a resize is not a new instance', async () => {
     const p = `p-${randomUUID()}`;
     await s.quota.setLimits({ projectId: p, limits: [{ resource: 'INSTANCES', limit: 1 }] });
     const vm = claimIn(p, host.uuid, { VCPU: 1 });
@@ -167,6 +167,23 @@ describe('quota', () => {
       code: ErrorCode.QUOTA_EXCEEDED,
       message: expect.stringContaining('INSTANCES of project'),
     });
+    expect((await s.quota.get(p)).lines[0]).toEqual(line('INSTANCES', 1, 1, 0));
+  });
+
+  it('counts untyped consumers as instances (Nova: INSTANCE + unknown), never MIGRATION ones', async () => {
+    const p = `p-${randomUUID()}`;
+    await s.quota.setLimits({ projectId: p, limits: [{ resource: 'INSTANCES', limit: 1 }] });
+    const { consumerType: _t, ...untyped } = claimIn(p, host.uuid, { VCPU: 1 });
+    await s.allocations.set([untyped]);
+    expect((await s.quota.get(p)).lines[0]).toEqual(line('INSTANCES', 1, 1, 0));
+    await expect(s.allocations.set([claimIn(p, host.uuid, { VCPU: 1 })])).rejects.toMatchObject({
+      code: ErrorCode.QUOTA_EXCEEDED,
+    });
+    const { consumerType: _u, ...another } = claimIn(p, host.uuid, { VCPU: 1 });
+    await expect(s.allocations.set([another])).rejects.toMatchObject({
+      code: ErrorCode.QUOTA_EXCEEDED,
+    });
+    await s.allocations.set([claimIn(p, host.uuid, { VCPU: 1 }, { consumerType: 'MIGRATION' })]);
     expect((await s.quota.get(p)).lines[0]).toEqual(line('INSTANCES', 1, 1, 0));
   });
 

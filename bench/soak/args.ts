@@ -17,7 +17,7 @@ export interface SoakOptions {
   readonly report: string;
 }
 
-export const USAGE = `usage: npm run soak -- [--short | --full] [--fault redis-kill|pg-restart|sigterm|plugin ...]
+export const USAGE = `usage: npm run soak -- [--short | --full] [--fault redis-kill|redis-hang|pg-restart|sigterm|plugin ...]
   [--claims N] [--clients N] [--replicas N] [--hosts N] [--max-hold N] [--max-seconds S]
   [--pg-port 5433] [--redis-port 6380] [--report dist/soak-report.json]
   --short  ~1,000 claims with every fault (CI); --full  ≥10,000 claims with every fault`;

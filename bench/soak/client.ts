@@ -194,6 +194,23 @@ export class ReplicaClient {
     return { outcome, status: r.status, code: code ?? String(r.status), ms, sentAt };
   }
 
+  /** POST /graphql `{ version }` with `token` instead of the soak token: status, JSON or not. */
+  async probeToken(token: string): Promise<{ status: number; json: boolean }> {
+    const r = await this.raw(
+      'POST',
+      '/graphql',
+      { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      '{"query":"{ version { berth } }"}',
+    );
+    let json = true;
+    try {
+      JSON.parse(r.body);
+    } catch {
+      json = false;
+    }
+    return { status: r.error ? 0 : r.status, json };
+  }
+
   /** GET /readyz: status and parsed body (undefined when unreachable). */
   async readyz(): Promise<{ status: number; checks?: Record<string, string> }> {
     const r = await this.raw('GET', '/readyz', {});

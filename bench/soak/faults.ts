@@ -1,5 +1,6 @@
-// Fault injection while the claimers run: PostgreSQL restart, Redis crash, SIGTERM of one
-// replica (then a restart), each measured through /readyz of every replica.
+// Fault injection while the claimers run: PostgreSQL restart (probed with API tokens no replica
+// has cached, so every probe needs the database), Redis crash, Redis hang (SIGSTOP), SIGTERM of
+// one replica (then a restart), each measured through /readyz of every replica.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { OwnRedis, PgCluster } from './infra';
@@ -11,7 +12,7 @@ const run = promisify(execFile);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The faults the harness knows. */
-export const FAULTS = ['redis-kill', 'pg-restart', 'sigterm', 'plugin'] as const;
+export const FAULTS = ['redis-kill', 'redis-hang', 'pg-restart', 'sigterm', 'plugin'] as const;
 export type Fault = (typeof FAULTS)[number];
 
 /** Measured outcome of one injected fault. */
@@ -34,6 +35,8 @@ export interface FaultContext {
   readonly replicaEnv: Record<string, string>;
   readonly logDir: string;
   readonly log: (m: string) => void;
+  /** API tokens (reader) no replica has seen yet: each is sent once per replica. */
+  readonly uncachedTokens: string[];
 }
 
 function openWindow(stats: Stats, fault: string): FaultWindow {
@@ -80,13 +83,28 @@ export async function pgRestart(ctx: FaultContext): Promise<FaultResult> {
   const before = ctx.stats.claimsAcked;
   ctx.log(`fault pg-restart: pg_ctlcluster ${c.version} ${c.name} restart`);
   // Watch readiness while the restart runs: a replica must report "not ready" while it is down.
+  // Meanwhile probe GraphQL with tokens no replica has cached: each probe must look its token
+  // up, so the only acceptable answers are 200 and a JSON 503, never another 5xx or a stack trace.
   let sawUnready = false;
   let watching = true;
+  const probes = { sent: 0, ok: 0, unavailable: 0, bad: 0 };
   const watcher = (async () => {
     while (watching) {
+      const token = ctx.uncachedTokens.pop();
       for (const t of ctx.targets) {
         if ((await t.client.readyz()).status === 503) {
           sawUnready = true;
+        }
+        if (token) {
+          const r = await t.client.probeToken(token);
+          probes.sent++;
+          if (r.status === 200) {
+            probes.ok++;
+          } else if (r.status === 503 && r.json) {
+            probes.unavailable++;
+          } else if (r.status !== 0) {
+            probes.bad++; // status 0: the replica itself was unreachable, not an answer
+          }
         }
       }
       await sleep(25);
@@ -114,6 +132,9 @@ export async function pgRestart(ctx: FaultContext): Promise<FaultResult> {
       recoveryMs,
       readyzReportedUnready: sawUnready,
       claimsAckedDuringWindow: ctx.stats.claimsAcked - before,
+      uncachedTokenProbes: probes.sent,
+      uncachedTokenProbes503: probes.unavailable,
+      uncachedTokenProbesBad: probes.bad,
     },
   };
 }
@@ -155,6 +176,58 @@ export async function redisKill(ctx: FaultContext, outageMs: number): Promise<Fa
       outageMs: restartedAt - t0,
       claimsAckedWithoutRedis: claimsWithoutRedis,
       readyzRedisOkAfterRestartMs: restoredMs,
+    },
+  };
+}
+
+/**
+ * Stops the harness's redis-server with SIGSTOP for `outageMs` (connections stay open, nothing
+ * answers: a hung Redis), then SIGCONT. Every replica must keep answering: claims go on,
+ * /readyz answers promptly and reports the cache degraded.
+ */
+export async function redisHang(ctx: FaultContext, outageMs: number): Promise<FaultResult> {
+  if (!ctx.redis) {
+    return { fault: 'redis-hang', injected: false, skipped: 'no harness-owned Redis', figures: {} };
+  }
+  ctx.log('fault redis-hang: SIGSTOP redis-server');
+  const w = openWindow(ctx.stats, 'redis-hang');
+  const before = ctx.stats.claimsAcked;
+  ctx.redis.pause();
+  let slowestReadyzMs = 0;
+  const degradedMs = await untilAll(
+    ctx.targets,
+    (s, checks) => s === 200 && /down|degraded/.test(checks?.cache ?? ''),
+    10000,
+  );
+  while (Date.now() - w.from < outageMs) {
+    for (const t of ctx.targets) {
+      const t0 = Date.now();
+      await t.client.readyz();
+      slowestReadyzMs = Math.max(slowestReadyzMs, Date.now() - t0);
+    }
+    await sleep(100);
+  }
+  const claimsDuringHang = ctx.stats.claimsAcked - before;
+  ctx.redis.resume();
+  const resumedAt = Date.now();
+  w.to = resumedAt; // answers after SIGCONT must be clean again
+  const restoredMs = await untilAll(
+    ctx.targets,
+    (s, checks) => s === 200 && /redis ok/.test(checks?.cache ?? ''),
+    15000,
+  );
+  ctx.log(
+    `fault redis-hang: degraded on /readyz after ${degradedMs} ms; slowest /readyz ${slowestReadyzMs} ms; ${claimsDuringHang} claims acknowledged while Redis hung; redis ok again ${restoredMs} ms after SIGCONT`,
+  );
+  return {
+    fault: 'redis-hang',
+    injected: true,
+    figures: {
+      readyzDegradedAfterMs: degradedMs,
+      slowestReadyzMs,
+      hangMs: resumedAt - w.from,
+      claimsAckedWhileHung: claimsDuringHang,
+      readyzRedisOkAfterResumeMs: restoredMs,
     },
   };
 }

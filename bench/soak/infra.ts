@@ -121,6 +121,10 @@ export interface OwnRedis {
   kill(): Promise<void>;
   /** Starts it again on the same port (empty: no persistence). */
   start(): Promise<void>;
+  /** SIGSTOP: connections stay open, nothing answers (a hung Redis). */
+  pause(): void;
+  /** SIGCONT after {@link pause}. */
+  resume(): void;
 }
 
 async function redisAnswers(port: number): Promise<boolean> {
@@ -158,11 +162,14 @@ export async function startOwnRedis(port: number): Promise<OwnRedis | undefined>
   return {
     url: `redis://127.0.0.1:${port}/0`,
     start,
+    pause: () => child?.kill('SIGSTOP'),
+    resume: () => child?.kill('SIGCONT'),
     async kill() {
       const c = child;
       child = undefined;
       if (c && c.exitCode === null) {
         const exited = new Promise((r) => c.once('exit', r));
+        c.kill('SIGCONT');
         c.kill('SIGKILL');
         await exited;
       }

@@ -18,6 +18,7 @@ import {
   type FaultContext,
   type FaultResult,
   pgRestart,
+  redisHang,
   redisKill,
   sigterm,
 } from './faults';
@@ -58,7 +59,10 @@ async function database(o: SoakOptions): Promise<{ url: string; cluster?: PgClus
   return { url: c.url(DB), cluster: c };
 }
 
-async function seed(url: string, hosts: number): Promise<string[]> {
+/** Reader tokens no replica has seen: the PostgreSQL-restart fault probes with them. */
+const UNCACHED_TOKENS = 300;
+
+async function seed(url: string, hosts: number): Promise<{ hosts: string[]; fresh: string[] }> {
   const ds = createDataSource({ url, poolSize: 2 });
   await ds.initialize();
   try {
@@ -71,7 +75,12 @@ async function seed(url: string, hosts: number): Promise<string[]> {
       const { token } = await new TokenStore(ds).create({ role: 'scheduler', name: 'soak' });
       process.env.SOAK_TOKEN = token;
     }
-    return seeded;
+    const store = new TokenStore(ds);
+    const fresh: string[] = [];
+    for (let i = 0; i < UNCACHED_TOKENS; i++) {
+      fresh.push((await store.create({ role: 'reader', name: `soak-probe-${i}` })).token);
+    }
+    return { hosts: seeded, fresh };
   } finally {
     await ds.destroy();
   }
@@ -95,7 +104,7 @@ async function main(): Promise<number> {
     log(`own Redis not started: ${(err as Error).message}`);
   }
   const redisUrl = redis?.url ?? process.env.REDIS_URL;
-  const hosts = await seed(url, o.hosts);
+  const { hosts, fresh } = await seed(url, o.hosts);
   log(`seeded ${hosts.length} hosts in ${url}; Redis ${redisUrl ?? 'none (in-process cache)'}`);
 
   const logDir = resolve('dist/soak-logs');
@@ -132,7 +141,17 @@ async function main(): Promise<number> {
     const stats = new Stats();
     const ledger = new Ledger();
     const router = new Router(targets);
-    const ctx: FaultContext = { stats, targets, replicas, cluster, redis, replicaEnv, logDir, log };
+    const ctx: FaultContext = {
+      stats,
+      targets,
+      replicas,
+      cluster,
+      redis,
+      replicaEnv,
+      logDir,
+      log,
+      uncachedTokens: fresh,
+    };
     const results: FaultResult[] = [];
     let faultsDone = false;
     const runFaults = async () => {
@@ -143,6 +162,7 @@ async function main(): Promise<number> {
       };
       const plan: [Fault, number, () => Promise<FaultResult>][] = [
         ['redis-kill', 0.15, () => redisKill(ctx, o.mode === 'short' ? 3000 : 15000)],
+        ['redis-hang', 0.3, () => redisHang(ctx, o.mode === 'short' ? 3000 : 15000)],
         ['pg-restart', 0.45, () => pgRestart(ctx)],
         ['sigterm', 0.7, () => sigterm(ctx)],
       ];

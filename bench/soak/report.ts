@@ -81,6 +81,20 @@ export function buildReport(
         `pg-restart recovery ${ms} ms > ${recoveryTargetMs} ms`,
       );
     }
+    if (f.fault === 'pg-restart' && f.injected) {
+      check(
+        Number(f.figures.uncachedTokenProbesBad) === 0,
+        `${f.figures.uncachedTokenProbesBad} uncached-token requests answered other than 200 or a JSON 503 during the PostgreSQL restart`,
+      );
+    }
+    if (f.fault === 'redis-hang' && f.injected) {
+      check(Number(f.figures.readyzDegradedAfterMs) >= 0, 'readyz never reported the hung Redis');
+      check(Number(f.figures.claimsAckedWhileHung) > 0, 'no claim succeeded while Redis hung');
+      check(
+        Number(f.figures.slowestReadyzMs) < 5000,
+        `/readyz took ${f.figures.slowestReadyzMs} ms while Redis hung`,
+      );
+    }
     if (f.fault === 'redis-kill' && f.injected) {
       check(Number(f.figures.readyzDegradedAfterMs) >= 0, 'readyz never reported Redis degraded');
       check(Number(f.figures.claimsAckedWithoutRedis) > 0, 'no claim succeeded without Redis');

@@ -88,10 +88,14 @@ export class Stats {
     return this.windowOf(from, to) !== undefined;
   }
 
-  /** The fault whose window the request span [from, to] (ms) overlaps (with 1 s of slack). */
+  /**
+   * The fault whose window the request span [from, to] (ms) overlaps: the latest window it
+   * overlaps exactly (back-to-back faults: the one the answer came back in), else one within 1 s.
+   */
   windowOf(from: number, to: number): string | undefined {
-    return this.windows.find((w) => to >= w.from - 1000 && from <= (w.to || Date.now()) + 1000)
-      ?.fault;
+    const overlaps = (slack: number) =>
+      this.windows.filter((w) => to >= w.from - slack && from <= (w.to || Date.now()) + slack);
+    return (overlaps(0).at(-1) ?? overlaps(1000)[0])?.fault;
   }
 
   /** Total requests sent. */

@@ -112,6 +112,29 @@ async function gql(app: Awaited<ReturnType<typeof createApp>>, query: string, va
   return body.data!;
 }
 
+/** Times `n` runs (after 2 warm-ups) of a GraphQL operation; `size` describes one answer. */
+async function timeGraphQL(
+  app: Awaited<ReturnType<typeof createApp>>,
+  name: string,
+  op: { query: string; variables: object; size: (data: Record<string, unknown>) => string },
+  n: number,
+  target?: number,
+) {
+  const times: number[] = [];
+  let size = '';
+  for (let i = 0; i < n + 2; i++) {
+    const t = performance.now();
+    const data = await gql(app, op.query, op.variables);
+    if (i >= 2) {
+      times.push(performance.now() - t);
+    }
+    size = op.size(data);
+  }
+  console.log(
+    `${name.padEnd(42)} p50 ${fmt(pct(times, 50))} ms  p95 ${fmt(pct(times, 95))} ms  max ${fmt(Math.max(...times))} ms  ${size}${target ? `  (target p50 ≤ ${target} ms)` : ''}  rss ${rss()} MiB`,
+  );
+}
+
 async function timeQuery(
   app: Awaited<ReturnType<typeof createApp>>,
   name: string,
@@ -119,20 +142,47 @@ async function timeQuery(
   n: number,
   target?: number,
 ) {
-  const times: number[] = [];
-  let count = 0;
-  for (let i = 0; i < n + 2; i++) {
-    const t = performance.now();
-    const data = (await gql(app, CANDIDATES, { r: request })) as {
-      allocationCandidates: { allocationRequests: unknown[]; providerSummaries: unknown[] };
-    };
-    if (i >= 2) {
-      times.push(performance.now() - t);
-    }
-    count = data.allocationCandidates.allocationRequests.length;
+  const size = (data: Record<string, unknown>) => {
+    const c = data.allocationCandidates as { allocationRequests: unknown[] };
+    return `requests ${String(c.allocationRequests.length).padStart(6)}`;
+  };
+  await timeGraphQL(app, name, { query: CANDIDATES, variables: { r: request }, size }, n, target);
+}
+
+/** Dashboard rollups over everything seeded (answered from the capacity index). */
+async function timeRollups(app: Awaited<ReturnType<typeof createApp>>, n: number) {
+  const providers = (await app.dataSource.query(
+    'SELECT count(*)::int AS n FROM resource_providers',
+  )) as {
+    n: number;
+  }[];
+  const groups = (data: Record<string, unknown>) =>
+    `groups ${String((data.capacity as unknown[]).length).padStart(6)}`;
+  const LINES = 'lines { resourceClass capacity used free utilisation providers }';
+  const at = `${providers[0]!.n} providers`;
+  for (const groupBy of ['NONE', 'AGGREGATE', 'ROOT']) {
+    await timeGraphQL(
+      app,
+      `capacity groupBy ${groupBy}, ${at}`,
+      {
+        query: `query($g: CapacityGrouping) { capacity(groupBy: $g) { providerCount ${LINES} } }`,
+        variables: { g: groupBy },
+        size: groups,
+      },
+      n,
+      groupBy === 'NONE' ? 5 : undefined,
+    );
   }
-  console.log(
-    `${name.padEnd(42)} p50 ${fmt(pct(times, 50))} ms  p95 ${fmt(pct(times, 95))} ms  max ${fmt(Math.max(...times))} ms  requests ${String(count).padStart(6)}${target ? `  (target p50 ≤ ${target} ms)` : ''}  rss ${rss()} MiB`,
+  await timeGraphQL(
+    app,
+    `20 fullest by MEMORY_MB, ${at}`,
+    {
+      query:
+        '{ resourceProviders(first: 20, orderBy: { utilisationOf: "MEMORY_MB" }) { edges { node { name } } } }',
+      variables: {},
+      size: () => 'rows 20',
+    },
+    n,
   );
 }
 
@@ -240,6 +290,7 @@ async function main(): Promise<void> {
     await seedDataset(app.dataSource, { hosts: nested, shape: 'nested', sharing: 2 });
     await timeQuery(app, `GraphQL ${nested} nested, limit 1000`, plain(1000), iterations, 25);
     await timeQuery(app, `GraphQL ${nested} nested, limit 10`, plain(10), iterations, 5);
+    await timeRollups(app, iterations);
   });
 
   console.log('\nengine only (no GraphQL/DB), bench/engine.ts:');

@@ -3,6 +3,7 @@ import { builder } from './builder';
 import './aggregate';
 import './allocation-candidate';
 import './allocation';
+import './capacity';
 import './consumer';
 import './inventory';
 import './legacy-import';

@@ -32,6 +32,48 @@ export function decodeProviderCursorOrThrow(cursor: string): number {
   return id;
 }
 
+const RANK_PREFIX = 'ResourceProviderRank:';
+
+/** The cursor after the `position`-th provider of a ranked (orderBy) listing. */
+function rankCursor(position: number): string {
+  return Buffer.from(`${RANK_PREFIX}${position}`).toString('base64');
+}
+
+/** @throws BadRequestError (placement.query.bad_value) for anything but a {@link rankCursor}. */
+function decodeRankCursorOrThrow(cursor: string): number {
+  const text = Buffer.from(cursor, 'base64').toString('utf8');
+  const n = text.startsWith(RANK_PREFIX) ? Number(text.slice(RANK_PREFIX.length)) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < 0 || rankCursor(n) !== cursor) {
+    throw new BadRequestError(
+      `Invalid cursor '${cursor}' for an ordered listing.`,
+      ErrorCode.QUERYPARAM_BAD_VALUE,
+    );
+  }
+  return n;
+}
+
+const SortDirection = builder.enumType('SortDirection', {
+  description: 'Sort order.',
+  values: {
+    ASC: { description: 'Smallest first.' },
+    DESC: { description: 'Largest first.' },
+  } as const,
+});
+
+const ResourceProviderOrder = builder.inputType('ResourceProviderOrder', {
+  description:
+    'Orders providers by how full they are in one resource class (used / capacity); providers without that class are left out.',
+  fields: (t) => ({
+    utilisationOf: t.string({ required: true, description: 'The resource class, e.g. MEMORY_MB.' }),
+    direction: t.field({
+      type: SortDirection,
+      required: false,
+      defaultValue: 'DESC',
+      description: 'DESC (the default): fullest first.',
+    }),
+  }),
+});
+
 function pageSizeOrThrow(first: number | null | undefined): number {
   const size = first ?? DEFAULT_PAGE_SIZE;
   if (size < 0 || size > MAX_PAGE_SIZE) {
@@ -43,11 +85,15 @@ function pageSizeOrThrow(first: number | null | undefined): number {
   return size;
 }
 
-const ResourceProviderFilter = builder.inputType('ResourceProviderFilter', {
+export const ResourceProviderFilter = builder.inputType('ResourceProviderFilter', {
   description: 'All given conditions must hold (GET /resource_providers query parameters).',
   fields: (t) => ({
-    name: t.string({ required: false }),
-    uuid: t.id({ required: false }),
+    name: t.string({ required: false, description: 'Exact name.' }),
+    nameContains: t.string({
+      required: false,
+      description: 'Case-insensitive substring of the name (a search box).',
+    }),
+    uuid: t.id({ required: false, description: 'Exactly this provider.' }),
     inTree: t.id({
       required: false,
       description: 'Only providers in the same tree as this one (an unknown uuid matches nothing).',
@@ -84,6 +130,7 @@ export function providerFilterOrThrow(f: FilterArg | null | undefined): Provider
   const traits = f.required ? parseTraitTermsOrThrow(f.required) : undefined;
   return {
     name: f.name ?? undefined,
+    nameContains: f.nameContains ?? undefined,
     uuid: f.uuid ?? undefined,
     inTree: f.inTree ?? undefined,
     memberOf: memberOf?.memberOf,
@@ -117,9 +164,37 @@ builder.queryField('resourceProviders', (t) =>
       filter: t.arg({ type: ResourceProviderFilter, required: false }),
       first: t.arg.int({ required: false }),
       after: t.arg.string({ required: false }),
+      orderBy: t.arg({
+        type: ResourceProviderOrder,
+        required: false,
+        description:
+          'Order by utilisation of one class instead of creation (ranked from memory; a page reflects usage when it is read, so rows can move between pages as usage changes).',
+      }),
     },
     resolve: async (_root, args, ctx) => {
       const limit = pageSizeOrThrow(args.first);
+      if (args.orderBy) {
+        const ranked = await ctx.services.capacity.byUtilisation(
+          providerFilterOrThrow(args.filter),
+          args.orderBy.utilisationOf,
+          args.orderBy.direction ?? 'DESC',
+        );
+        const offset = args.after ? decodeRankCursorOrThrow(args.after) : 0;
+        const slice = ranked.slice(offset, offset + limit);
+        const nodes = await Promise.all(slice.map((r) => ctx.loaders.providerByUuid.load(r.uuid)));
+        const edges = nodes.flatMap((node, i) =>
+          node ? [{ cursor: rankCursor(offset + i + 1), node }] : [],
+        );
+        return {
+          edges,
+          pageInfo: {
+            hasNextPage: ranked.length > offset + limit,
+            hasPreviousPage: false,
+            startCursor: edges[0]?.cursor ?? null,
+            endCursor: edges.at(-1)?.cursor ?? null,
+          },
+        };
+      }
       const afterId = args.after ? decodeProviderCursorOrThrow(args.after) : undefined;
       // One extra row tells whether another page exists.
       const rows = await ctx.services.providers.list(providerFilterOrThrow(args.filter), {

@@ -4,6 +4,7 @@ import { AggregateService } from './placement/aggregate';
 import { AllocationService } from './placement/allocation';
 import type { CandidateBounds } from './placement/allocation-candidates/find-allocation-candidates';
 import { CandidateService } from './placement/candidates';
+import { CapacityService } from './placement/capacity';
 import { ChangeBus } from './placement/change-bus';
 import { InventoryService } from './placement/inventory';
 import { ProviderTraitService } from './placement/provider-trait';
@@ -29,6 +30,7 @@ export interface Services {
   readonly reshaper: ReshaperService;
   readonly candidates: CandidateService;
   readonly quota: QuotaService;
+  readonly capacity: CapacityService;
 }
 
 /** Builds the services over `ds`. */
@@ -41,6 +43,7 @@ export function createServices(
   const inventories = new InventoryService(ds, changes, providers);
   const allocations = new AllocationService(ds, changes, providers);
   const quota = new QuotaService(ds, changes);
+  const candidates = new CandidateService(ds, changes, o.candidateBounds);
   allocations.addPreGuard(quota.preGuard);
   return {
     dataSource: ds,
@@ -54,7 +57,8 @@ export function createServices(
     allocations,
     usages: new UsageService(ds),
     reshaper: new ReshaperService(ds, changes, inventories, allocations),
-    candidates: new CandidateService(ds, changes, o.candidateBounds),
+    candidates,
     quota,
+    capacity: new CapacityService(candidates),
   };
 }

@@ -6,6 +6,8 @@ import { normalizeUuidOrThrow } from './uuid';
 /** Parsed provider-list filter (names, not ids). */
 export interface ProviderFilterSql {
   readonly name?: string;
+  /** Case-insensitive substring of the name. */
+  readonly nameContains?: string;
   readonly uuid?: string;
   /** Only providers in the tree of this provider. */
   readonly inTree?: string;
@@ -35,6 +37,10 @@ export async function providerFilterSql(
   };
   if (f.name !== undefined) {
     where.push(`rp.name = ${p(f.name)}`);
+  }
+  if (f.nameContains !== undefined) {
+    const escaped = f.nameContains.replace(/[\\%_]/g, (c) => `\\${c}`);
+    where.push(`rp.name ILIKE ${p(`%${escaped}%`)}`);
   }
   if (f.uuid !== undefined) {
     where.push(`rp.uuid = ${p(normalizeUuidOrThrow(f.uuid))}::uuid`);

@@ -34,3 +34,4 @@ builder.scalarType('JSON', {
 
 builder.queryType({});
 builder.mutationType({});
+builder.subscriptionType({});

@@ -50,7 +50,7 @@ export const CapacityLine = builder.objectRef<CapacityLineRecord>('CapacityLine'
   }),
 });
 
-const CapacityGrouping = builder.enumType('CapacityGrouping', {
+export const CapacityGrouping = builder.enumType('CapacityGrouping', {
   description: 'How a capacity rollup is grouped.',
   values: {
     NONE: { description: 'One group: every selected provider.' },
@@ -62,7 +62,7 @@ const CapacityGrouping = builder.enumType('CapacityGrouping', {
   } as const,
 });
 
-const CapacityGroup = builder.objectRef<CapacityGroupRecord>('CapacityGroup').implement({
+export const CapacityGroup = builder.objectRef<CapacityGroupRecord>('CapacityGroup').implement({
   description: 'The rollup of one group of providers.',
   fields: (t) => ({
     aggregateUuid: t.exposeID('aggregateUuid', {

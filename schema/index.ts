@@ -16,6 +16,7 @@ import './resource-class';
 import './resource-provider';
 import './resource-provider-connection';
 import './schedule';
+import './subscription';
 import './trait';
 import './usage';
 import './version';

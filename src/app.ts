@@ -115,7 +115,10 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
       ? new RedisCache(config.redisUrl, log, '', { commandTimeoutMs: config.redisTimeoutMs })
       : new MemoryCache());
   const bus = new ChangeBus(o.changeChannel);
-  const services = createServices(ds, bus, { candidateBounds: config.limits.candidates });
+  const services = createServices(ds, bus, {
+    candidateBounds: config.limits.candidates,
+    live: config.limits.live,
+  });
   const listener: ChangeListener | undefined = listenUrl
     ? startChangeListener(listenUrl, bus, log)
     : undefined;

@@ -25,6 +25,8 @@ const schema = z.object({
   LOG_LEVEL: z.enum(logLevels).optional(),
   BERTH_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
   BERTH_REDIS_TIMEOUT_MS: z.coerce.number().int().min(10).max(10_000).default(250),
+  BERTH_SUBSCRIPTION_BUFFER: z.coerce.number().int().min(1).max(100_000).default(256),
+  BERTH_MAX_SUBSCRIPTIONS: z.coerce.number().int().min(1).max(100_000).default(20),
   BERTH_WATCHDOG_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   BERTH_AUTH: onOff.optional(),
   BERTH_REST_PREFIX: z
@@ -120,6 +122,8 @@ export interface Config {
     readonly maxResultItems: number;
     /** Bounds on one allocation-candidates request's work (REST, GraphQL and the scheduler). */
     readonly candidates: CandidateBounds;
+    /** Live subscriptions: changes pending per subscriber before a resync; open ones per caller. */
+    readonly live: { readonly maxBuffered: number; readonly maxPerCaller: number };
     /** Requests per window per token (or client address when auth is off); 0 = unlimited. */
     readonly rateLimit: number;
     readonly rateLimitWindowMs: number;
@@ -262,6 +266,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxTokens: e.BERTH_GRAPHQL_MAX_TOKENS,
       maxCost: e.BERTH_GRAPHQL_MAX_COST,
       maxResultItems: e.BERTH_GRAPHQL_MAX_RESULT_ITEMS,
+      live: {
+        maxBuffered: e.BERTH_SUBSCRIPTION_BUFFER,
+        maxPerCaller: e.BERTH_MAX_SUBSCRIPTIONS,
+      },
       candidates: {
         maxResults: e.BERTH_CANDIDATE_MAX_RESULTS,
         maxExamined: Math.max(e.BERTH_CANDIDATE_MAX_EXAMINED, e.BERTH_CANDIDATE_MAX_RESULTS),

@@ -5,6 +5,10 @@ import { AllocationService } from './placement/allocation';
 import type { CandidateBounds } from './placement/allocation-candidates/find-allocation-candidates';
 import { CandidateService } from './placement/candidates';
 import { CapacityService } from './placement/capacity';
+import { LiveService, type LiveOptions } from './placement/live';
+
+/** Subscription limits when none are configured (BERTH_SUBSCRIPTION_BUFFER / _MAX_SUBSCRIPTIONS). */
+const DEFAULT_LIVE: LiveOptions = { maxBuffered: 256, maxPerCaller: 20 };
 import { ChangeBus } from './placement/change-bus';
 import { InventoryService } from './placement/inventory';
 import { ProviderTraitService } from './placement/provider-trait';
@@ -31,19 +35,21 @@ export interface Services {
   readonly candidates: CandidateService;
   readonly quota: QuotaService;
   readonly capacity: CapacityService;
+  readonly live: LiveService;
 }
 
 /** Builds the services over `ds`. */
 export function createServices(
   ds: DataSource,
   changes: ChangeBus = new ChangeBus(),
-  o: { candidateBounds?: CandidateBounds } = {},
+  o: { candidateBounds?: CandidateBounds; live?: LiveOptions } = {},
 ): Services {
   const providers = new ResourceProviderService(ds, changes);
   const inventories = new InventoryService(ds, changes, providers);
   const allocations = new AllocationService(ds, changes, providers);
   const quota = new QuotaService(ds, changes);
   const candidates = new CandidateService(ds, changes, o.candidateBounds);
+  const capacity = new CapacityService(candidates);
   allocations.addPreGuard(quota.preGuard);
   return {
     dataSource: ds,
@@ -59,6 +65,7 @@ export function createServices(
     reshaper: new ReshaperService(ds, changes, inventories, allocations),
     candidates,
     quota,
-    capacity: new CapacityService(candidates),
+    capacity,
+    live: new LiveService(changes, candidates, capacity, o.live ?? DEFAULT_LIVE),
   };
 }

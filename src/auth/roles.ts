@@ -72,7 +72,7 @@ export function roleForOperation(operation: 'query' | 'mutation' | 'subscription
   if (operation === 'mutation') {
     return MUTATION_ROLES[field] ?? 'admin';
   }
-  return 'admin';
+  return 'reader' satisfies Role; // subscriptions are live queries
 }
 
 /** REST policy actions (src/rest handlers' authorizeOrThrow names) writable below admin. */

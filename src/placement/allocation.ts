@@ -119,7 +119,7 @@ export class AllocationService {
     em: EntityManager,
     normalized: readonly ConsumerAllocationsInput[],
     opts: AllocationWriteOptions,
-    touched: (ids: number[]) => void,
+    touched: (ids: number[], projects: string[]) => void,
     extraProviderIds: readonly number[] = [],
     beforeInsert?: (generations: ReadonlyMap<number, number>) => Promise<void>,
   ): Promise<void> {
@@ -147,7 +147,10 @@ export class AllocationService {
       await guard(em, normalized);
     }
     // Usage changed on every provider allocations left, bumped or not: the index must hear it.
-    touched([...bumpIds, ...freed, ...extraProviderIds]);
+    touched(
+      [...bumpIds, ...freed, ...extraProviderIds],
+      [...new Set(normalized.flatMap((c) => (c.projectId ? [c.projectId] : [])))],
+    );
   }
 
   /** A consumer and its allocations (empty when unknown). */
@@ -212,8 +215,9 @@ export class AllocationService {
   async deleteForConsumer(uuid: string): Promise<void> {
     const id = normalizeUuidOrThrow(uuid, 'consumer uuid');
     await writeTransaction(this.ds, this.bus, async (em, changes) => {
-      const rows: { id: number }[] = await em.query(
-        'SELECT id FROM consumers WHERE uuid = $1 FOR UPDATE',
+      const rows: { id: number; project: string }[] = await em.query(
+        `SELECT c.id, p.external_id AS project FROM consumers c
+         JOIN projects p ON p.id = c.project_id WHERE c.uuid = $1 FOR UPDATE OF c`,
         [id],
       );
       const consumer = rows[0];
@@ -222,7 +226,7 @@ export class AllocationService {
         throw new NotFoundError(`No allocations for consumer '${id}'`);
       }
       await em.query('DELETE FROM consumers WHERE id = $1', [consumer.id]);
-      changes.providers(freed);
+      changes.providers(freed, [consumer.project]);
     });
   }
 }

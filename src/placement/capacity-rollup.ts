@@ -38,11 +38,14 @@ export interface CapacityGroup {
 }
 
 /**
- * The provider slots `filter` selects, in provider-id order: the same conditions as
- * GET /resource_providers (name, uuid, in_tree, member_of, required, resources).
+ * A predicate over provider slots for `filter`: the same conditions as GET /resource_providers
+ * (name, nameContains, uuid, in_tree, member_of, required, resources). Names are resolved once.
  * @throws BadRequestError for unknown traits or resource classes (Placement's messages).
  */
-export function slotsMatching(index: CapacityIndex, filter: ProviderFilterSql): number[] {
+export function compileProviderFilter(
+  index: CapacityIndex,
+  filter: ProviderFilterSql,
+): (slot: number) => boolean {
   const f = filter;
   const traits = [...(f.requiredTraits ?? []).flat(), ...(f.forbiddenTraits ?? [])];
   const missing = [...new Set(traits.filter((t) => !index.isKnownTrait(t)))];
@@ -64,14 +67,12 @@ export function slotsMatching(index: CapacityIndex, filter: ProviderFilterSql): 
   const forbidden = traitIds(f.forbiddenTraits ?? []);
   const memberOf = (f.memberOf ?? []).map(aggIds);
   const notIn = aggIds(f.forbiddenAggregates ?? []);
-  let root = -1;
-  if (f.inTree !== undefined) {
-    const slot = index.slotOfUuid(normalizeUuidOrThrow(f.inTree, 'in_tree uuid'));
-    if (slot < 0) {
-      return [];
-    }
-    root = index.root[slot]!;
+  const treeSlot =
+    f.inTree === undefined ? -1 : index.slotOfUuid(normalizeUuidOrThrow(f.inTree, 'in_tree uuid'));
+  if (f.inTree !== undefined && treeSlot < 0) {
+    return () => false;
   }
+  const root = treeSlot < 0 ? -1 : index.root[treeSlot]!;
   const uuid = f.uuid === undefined ? undefined : normalizeUuidOrThrow(f.uuid);
   const contains = f.nameContains?.toLowerCase();
   const inv = index.inventories;
@@ -85,23 +86,25 @@ export function slotsMatching(index: CapacityIndex, filter: ProviderFilterSql): 
       inv.used[i]! + amount <= inv.capacity[i]!
     );
   };
-  const out: number[] = [];
-  for (const slot of index.orderedSlots()) {
-    if (
-      (f.name === undefined || index.name[slot] === f.name) &&
-      (contains === undefined || index.name[slot]!.toLowerCase().includes(contains)) &&
-      (uuid === undefined || index.uuid[slot] === uuid) &&
-      (root < 0 || index.root[slot] === root) &&
-      required.every((anyOf) => anyOf.some((t) => t >= 0 && index.hasTrait(slot, t))) &&
-      forbidden.every((t) => t < 0 || !index.hasTrait(slot, t)) &&
-      memberOf.every((anyOf) => anyOf.some((a) => a >= 0 && index.inAggregate(slot, a))) &&
-      notIn.every((a) => a < 0 || !index.inAggregate(slot, a)) &&
-      resources.every(([classId, amount]) => fits(slot, classId, amount))
-    ) {
-      out.push(slot);
-    }
-  }
-  return out;
+  return (slot) =>
+    (f.name === undefined || index.name[slot] === f.name) &&
+    (contains === undefined || index.name[slot]!.toLowerCase().includes(contains)) &&
+    (uuid === undefined || index.uuid[slot] === uuid) &&
+    (root < 0 || index.root[slot] === root) &&
+    required.every((anyOf) => anyOf.some((t) => t >= 0 && index.hasTrait(slot, t))) &&
+    forbidden.every((t) => t < 0 || !index.hasTrait(slot, t)) &&
+    memberOf.every((anyOf) => anyOf.some((a) => a >= 0 && index.inAggregate(slot, a))) &&
+    notIn.every((a) => a < 0 || !index.inAggregate(slot, a)) &&
+    resources.every(([classId, amount]) => fits(slot, classId, amount));
+}
+
+/**
+ * The provider slots `filter` selects, in provider-id order.
+ * @throws BadRequestError for unknown traits or resource classes (Placement's messages).
+ */
+export function slotsMatching(index: CapacityIndex, filter: ProviderFilterSql): number[] {
+  const matches = compileProviderFilter(index, filter);
+  return Array.from(index.orderedSlots()).filter(matches);
 }
 
 interface Sums {

@@ -6,9 +6,16 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailableError } from '../db/unavailable';
 import { ConcurrentUpdateError, ConflictError, UnavailableError } from './errors';
 
-/** What changed. 'providers': rows, inventories, usage, traits or aggregates of these ids. */
+/**
+ * What changed. 'providers': rows, inventories, usage, traits or aggregates of these ids;
+ * `projects`: the projects whose consumers' allocations the change wrote (when it wrote any).
+ */
 export type Change =
-  | { readonly kind: 'providers'; readonly ids: readonly number[] }
+  | {
+      readonly kind: 'providers';
+      readonly ids: readonly number[];
+      readonly projects?: readonly string[];
+    }
   | { readonly kind: 'aggregates' }
   | { readonly kind: 'catalog' }
   | { readonly kind: 'all' };
@@ -67,14 +74,18 @@ export class ChangeBus {
 /** Collects the changes of one transaction. */
 export class ChangeSet {
   private readonly ids = new Set<number>();
+  private readonly projectIds = new Set<string>();
   private aggregates = false;
   private catalog = false;
   private all = false;
 
   /** Marks providers as changed. */
-  providers(ids: Iterable<number>): void {
+  providers(ids: Iterable<number>, projects: Iterable<string> = []): void {
     for (const id of ids) {
       this.ids.add(id);
+    }
+    for (const p of projects) {
+      this.projectIds.add(p);
     }
   }
 
@@ -100,7 +111,11 @@ export class ChangeSet {
     }
     const out: Change[] = [];
     if (this.ids.size > 0) {
-      out.push({ kind: 'providers', ids: [...this.ids].sort((a, b) => a - b) });
+      out.push({
+        kind: 'providers',
+        ids: [...this.ids].sort((a, b) => a - b),
+        ...(this.projectIds.size > 0 ? { projects: [...this.projectIds].sort() } : {}),
+      });
     }
     if (this.aggregates) {
       out.push({ kind: 'aggregates' });

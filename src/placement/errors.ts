@@ -20,6 +20,8 @@ export const ErrorCode = {
   MOVE_IN_PROGRESS: 'berth.move.in_progress',
   NO_VALID_HOST: 'berth.schedule.no_valid_host',
   TOO_MANY_CANDIDATES: 'berth.too_many_candidates',
+  FORBIDDEN: 'berth.forbidden',
+  TOO_MANY_SUBSCRIPTIONS: 'berth.too_many_subscriptions',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -89,8 +91,8 @@ export class UnauthorizedError extends PlacementError {
 
 /** Caller lacks the role for this operation (403). */
 export class ForbiddenError extends PlacementError {
-  constructor(message: string) {
-    super(message, 403);
+  constructor(message: string, code: ErrorCode = ErrorCode.DEFAULT) {
+    super(message, 403, code);
   }
 }
 

@@ -81,7 +81,7 @@ export class ReshaperService {
         em,
         allocs,
         opts,
-        (ids) => changes.providers(ids),
+        (ids, projects) => changes.providers(ids, projects),
         [...idOf.values()],
         async (generations) => {
           for (const inv of invs) {

@@ -300,7 +300,9 @@ export class MoveService {
         ...w.owner,
       })),
     );
-    await this.allocations.setIn(em, inputs, {}, (ids) => changes.providers(ids));
+    await this.allocations.setIn(em, inputs, {}, (ids, projects) =>
+      changes.providers(ids, projects),
+    );
   }
 }
 

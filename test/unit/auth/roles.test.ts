@@ -33,7 +33,7 @@ describe('roles', () => {
     { op: 'mutation', field: 'setAllocations', want: 'scheduler' },
     { op: 'mutation', field: 'createTrait', want: 'admin' },
     { op: 'mutation', field: 'someMutationAddedTomorrow', want: 'admin' },
-    { op: 'subscription', field: 'anything', want: 'admin' },
+    { op: 'subscription', field: 'anything', want: 'reader' },
   ] as const)('$op $field needs $want', ({ op, field, want }) => {
     expect(roleForOperation(op, field)).toBe(want);
   });

@@ -5,12 +5,9 @@ import { AllocationService } from './placement/allocation';
 import type { CandidateBounds } from './placement/allocation-candidates/find-allocation-candidates';
 import { CandidateService } from './placement/candidates';
 import { CapacityService } from './placement/capacity';
-import { LiveService, type LiveOptions } from './placement/live';
-
-/** Subscription limits when none are configured (BERTH_SUBSCRIPTION_BUFFER / _MAX_SUBSCRIPTIONS). */
-const DEFAULT_LIVE: LiveOptions = { maxBuffered: 256, maxPerCaller: 20 };
 import { ChangeBus } from './placement/change-bus';
 import { InventoryService } from './placement/inventory';
+import { type LiveOptions, LiveService } from './placement/live';
 import { ProviderTraitService } from './placement/provider-trait';
 import { QuotaService } from './placement/quota';
 import { ReshaperService } from './placement/reshaper';
@@ -37,6 +34,9 @@ export interface Services {
   readonly capacity: CapacityService;
   readonly live: LiveService;
 }
+
+/** Subscription limits when none are configured (BERTH_SUBSCRIPTION_BUFFER / _MAX_SUBSCRIPTIONS). */
+const DEFAULT_LIVE: LiveOptions = { maxBuffered: 256, maxPerCaller: 20 };
 
 /** Builds the services over `ds`. */
 export function createServices(

@@ -18,6 +18,7 @@ import { createLogger } from '../src/logger';
 import { runEngineBench } from './engine';
 import { runSchedulingBench, SCHEDULING_ENV, tagAggregates } from './scheduling';
 import { seedDataset } from './seed';
+import { runSubscriptionBench } from './subscriptions';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(`--${name}`);
@@ -292,6 +293,17 @@ async function main(): Promise<void> {
     await timeQuery(app, `GraphQL ${nested} nested, limit 10`, plain(10), iterations, 5);
     await timeRollups(app, iterations);
   });
+
+  await withApp(
+    'subscriptions',
+    (app) =>
+      runSubscriptionBench(
+        app,
+        { subscribers: smoke ? 20 : 200, rate: 100, claims: smoke ? 50 : 500 },
+        (l) => console.log(l),
+      ),
+    { BERTH_MAX_SUBSCRIPTIONS: '1000' },
+  );
 
   console.log('\nengine only (no GraphQL/DB), bench/engine.ts:');
   runEngineBench({

@@ -26,7 +26,7 @@ const schema = z.object({
   BERTH_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
   BERTH_REDIS_TIMEOUT_MS: z.coerce.number().int().min(10).max(10_000).default(250),
   BERTH_SUBSCRIPTION_BUFFER: z.coerce.number().int().min(1).max(100_000).default(256),
-  BERTH_MAX_SUBSCRIPTIONS: z.coerce.number().int().min(1).max(100_000).default(20),
+  BERTH_MAX_SUBSCRIPTIONS: z.coerce.number().int().min(1).max(100_000).default(100),
   BERTH_WATCHDOG_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   BERTH_AUTH: onOff.optional(),
   BERTH_REST_PREFIX: z

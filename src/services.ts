@@ -36,7 +36,7 @@ export interface Services {
 }
 
 /** Subscription limits when none are configured (BERTH_SUBSCRIPTION_BUFFER / _MAX_SUBSCRIPTIONS). */
-const DEFAULT_LIVE: LiveOptions = { maxBuffered: 256, maxPerCaller: 20 };
+const DEFAULT_LIVE: LiveOptions = { maxBuffered: 256, maxPerCaller: 100 };
 
 /** Builds the services over `ds`. */
 export function createServices(

@@ -17,6 +17,7 @@ import { type ChangeListener, startChangeListener } from './db/change-listener';
 import { createDataSource } from './db/data-source';
 import { type EmbeddedPg, startEmbeddedPg } from './db/embedded-pg';
 import { seedStandard } from './db/seed';
+import { ASSET_PREFIX, serveGraphiQLAsset } from './graphiql-assets';
 import { AUTH_CODES, graphqlMediaTypeProblem } from './graphql/authenticate-plugin';
 import { BodyTooLargeError, readBodyLimited } from './http-body';
 import type { Logger } from './logger';
@@ -272,6 +273,12 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/healthz') {
       send(res, 200, { status: 'ok' });
+      return;
+    }
+    if (path.startsWith(ASSET_PREFIX) && (req.method === 'GET' || req.method === 'HEAD')) {
+      if (!serveGraphiQLAsset(path.slice(ASSET_PREFIX.length), res)) {
+        send(res, 404, { error: `No route for ${req.method} ${path}` });
+      }
       return;
     }
     if (path === '/metrics') {

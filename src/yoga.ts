@@ -9,6 +9,7 @@ import type { Scheduling } from './app-scheduling';
 import type { Authenticator, Principal } from './auth/authenticator';
 import type { RateLimiter } from './auth/rate-limiter';
 import type { Config } from './config';
+import { renderOfflineGraphiQL } from './graphiql-assets';
 import { useArmour } from './graphql/armour-plugin';
 import { type AdmittedContext, useAuthentication } from './graphql/authenticate-plugin';
 import { useAuthorization } from './graphql/authorize-plugin';
@@ -38,6 +39,7 @@ export function createGraphQL(deps: {
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
+    renderGraphiQL: renderOfflineGraphiQL,
     maskedErrors: {
       maskError: (error, message) => {
         const masked = maskError(error, message);
@@ -76,7 +78,10 @@ export function createGraphQL(deps: {
         maxAliases: l.maxAliases,
         maxCost: l.maxCost,
         maxTokens: l.maxTokens,
-        introspection: deps.config.introspection,
+        // Admin tokens may always introspect (GraphiQL's docs, code generation).
+        introspection: (request) =>
+          deps.config.introspection ||
+          (request !== undefined && principals.get(request)?.role === 'admin'),
       }),
       useResultBudget({ schema, maxItems: l.maxResultItems }),
     ],

@@ -11,7 +11,8 @@ import { documentHasNul, nulError } from './nul-guard';
 export interface ArmourOptions extends ArmourLimits {
   /** Most lexical tokens per document (graphql-js `maxTokens`). */
   readonly maxTokens: number;
-  readonly introspection: boolean;
+  /** Introspection (and suggestions) for everyone, or for the requests this admits. */
+  readonly introspection: boolean | ((request: Request | undefined) => boolean);
 }
 
 const SUGGESTION = / ?Did you mean [^?]*\?$/;
@@ -34,6 +35,8 @@ export function withoutSuggestions<E extends Error>(errors: readonly E[]): (E | 
 /** Builds the plugin. */
 export function useArmour(o: ArmourOptions): Plugin {
   const rule = armourRule(o);
+  const open = (request: Request | undefined) =>
+    typeof o.introspection === 'function' ? o.introspection(request) : o.introspection;
   return {
     onParse({ setParseFn }) {
       setParseFn((source, options) => parse(source, { ...options, maxTokens: o.maxTokens }));
@@ -43,7 +46,7 @@ export function useArmour(o: ArmourOptions): Plugin {
         setResultAndStopExecution({ errors: [nulError()] });
         return;
       }
-      if (o.introspection) {
+      if (open((args.contextValue as { request?: Request }).request)) {
         return;
       }
       return {
@@ -55,9 +58,9 @@ export function useArmour(o: ArmourOptions): Plugin {
         },
       };
     },
-    onValidate({ addValidationRule }) {
+    onValidate({ addValidationRule, context }) {
       addValidationRule(rule);
-      if (o.introspection) {
+      if (open((context as { request?: Request }).request)) {
         return;
       }
       addValidationRule(NoSchemaIntrospectionCustomRule);

@@ -35,7 +35,9 @@ export const Aggregate = builder.objectRef<AggregateRecord>('Aggregate').impleme
     }),
     providers: t.field({
       type: [ResourceProvider],
-      description: 'Member providers, by creation order.',
+      description: 'Member providers, by creation order (all of them in one list).',
+      deprecationReason:
+        'Unbounded (an aggregate of 10,000 hosts answers 10,000 objects): use members.',
       resolve: (a, _args, ctx) => ctx.loaders.providersByAggregateUuid.load(a.uuid),
     }),
   }),

@@ -7,6 +7,7 @@ import './capacity';
 import './consumer';
 import './inventory';
 import './legacy-import';
+import './listings';
 import './move';
 import './quota';
 import './reshaper';

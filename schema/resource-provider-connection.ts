@@ -4,6 +4,7 @@ import { BadRequestError, ErrorCode } from '../src/placement/errors';
 import type { ProviderFilterSql } from '../src/placement/provider-filter';
 import { parseMemberOfOrThrow, parseTraitTermsOrThrow } from '../src/placement/query-syntax';
 import { builder } from './builder';
+import type { Context } from './context';
 import { ResourceAmountInput, resourceMapOrThrow } from './resource-amount';
 import { ResourceProvider } from './resource-provider';
 
@@ -74,7 +75,7 @@ const ResourceProviderOrder = builder.inputType('ResourceProviderOrder', {
   }),
 });
 
-function pageSizeOrThrow(first: number | null | undefined): number {
+export function pageSizeOrThrow(first: number | null | undefined): number {
   const size = first ?? DEFAULT_PAGE_SIZE;
   if (size < 0 || size > MAX_PAGE_SIZE) {
     throw new BadRequestError(
@@ -146,7 +147,34 @@ export function providerFilterOrThrow(f: FilterArg | null | undefined): Provider
   };
 }
 
-const ResourceProviderConnection = builder.connectionObject(
+/**
+ * One forward page of providers matching `filter`, by creation (internal id), as a connection.
+ * @throws BadRequestError for a bad cursor.
+ */
+export async function providerPage(
+  ctx: Context,
+  filter: ProviderFilterSql,
+  limit: number,
+  after: string | null | undefined,
+) {
+  const afterId = after ? decodeProviderCursorOrThrow(after) : undefined;
+  // One extra row tells whether another page exists.
+  const rows = await ctx.services.providers.list(filter, { afterId, limit: limit + 1 });
+  const page = rows.slice(0, limit);
+  ctx.loaders.primeProviders(page);
+  const edges = page.map((rp) => ({ cursor: providerCursor(rp.id), node: rp }));
+  return {
+    edges,
+    pageInfo: {
+      hasNextPage: rows.length > limit,
+      hasPreviousPage: false,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
+  };
+}
+
+export const ResourceProviderConnection = builder.connectionObject(
   {
     type: ResourceProvider,
     name: 'ResourceProviderConnection',
@@ -195,24 +223,7 @@ builder.queryField('resourceProviders', (t) =>
           },
         };
       }
-      const afterId = args.after ? decodeProviderCursorOrThrow(args.after) : undefined;
-      // One extra row tells whether another page exists.
-      const rows = await ctx.services.providers.list(providerFilterOrThrow(args.filter), {
-        afterId,
-        limit: limit + 1,
-      });
-      const page = rows.slice(0, limit);
-      ctx.loaders.primeProviders(page);
-      const edges = page.map((rp) => ({ cursor: providerCursor(rp.id), node: rp }));
-      return {
-        edges,
-        pageInfo: {
-          hasNextPage: rows.length > limit,
-          hasPreviousPage: false,
-          startCursor: edges[0]?.cursor ?? null,
-          endCursor: edges.at(-1)?.cursor ?? null,
-        },
-      };
+      return providerPage(ctx, providerFilterOrThrow(args.filter), limit, args.after);
     },
   }),
 );

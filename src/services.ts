@@ -6,6 +6,7 @@ import type { CandidateBounds } from './placement/allocation-candidates/find-all
 import { CandidateService } from './placement/candidates';
 import { CapacityService } from './placement/capacity';
 import { ChangeBus } from './placement/change-bus';
+import { ConsumerListService } from './placement/consumer-list';
 import { InventoryService } from './placement/inventory';
 import { type LiveOptions, LiveService } from './placement/live';
 import { ProviderTraitService } from './placement/provider-trait';
@@ -33,6 +34,7 @@ export interface Services {
   readonly quota: QuotaService;
   readonly capacity: CapacityService;
   readonly live: LiveService;
+  readonly listings: ConsumerListService;
 }
 
 /** Subscription limits when none are configured (BERTH_SUBSCRIPTION_BUFFER / _MAX_SUBSCRIPTIONS). */
@@ -67,5 +69,6 @@ export function createServices(
     quota,
     capacity,
     live: new LiveService(changes, candidates, capacity, o.live ?? DEFAULT_LIVE),
+    listings: new ConsumerListService(ds),
   };
 }

@@ -56,7 +56,12 @@ builder.queryField('aggregate', (t) =>
     type: Aggregate,
     nullable: true,
     description: 'The aggregate with this uuid, or null when no provider or metadata refers to it.',
-    args: { uuid: t.arg.id({ required: true }) },
+    args: {
+      uuid: t.arg.id({
+        required: true,
+        description: 'The aggregate uuid (any accepted spelling).',
+      }),
+    },
     resolve: (_root, args, ctx) =>
       ctx.loaders.aggregateByUuid.load(normalizeUuidOrThrow(args.uuid, 'aggregate uuid')),
   }),
@@ -82,9 +87,16 @@ builder.mutationField('setAggregateMetadata', (t) =>
     description:
       'Nova host-aggregate metadata, read by scheduler filters. Creates the aggregate if needed. Replaces all metadata; `name` omitted keeps the name, null clears it.',
     args: {
-      uuid: t.arg.id({ required: true }),
-      name: t.arg.string({ required: false }),
-      metadata: t.arg({ type: [KeyValueInput], required: true }),
+      uuid: t.arg.id({ required: true, description: 'The aggregate uuid.' }),
+      name: t.arg.string({
+        required: false,
+        description: 'A display name (Nova host aggregate name); null keeps none.',
+      }),
+      metadata: t.arg({
+        type: [KeyValueInput],
+        required: true,
+        description: 'The whole metadata set: keys not listed are removed.',
+      }),
     },
     resolve: async (_root, args, ctx) => {
       const aggregate = await ctx.services.aggregates.setMetadata(
@@ -105,9 +117,16 @@ builder.mutationField('setProviderAggregates', (t) =>
     description:
       'Replaces the aggregates of a provider (PUT /resource_providers/{uuid}/aggregates, 1.19+).',
     args: {
-      providerUuid: t.arg.id({ required: true }),
-      aggregates: t.arg.idList({ required: true }),
-      generation: t.arg.int({ required: true }),
+      providerUuid: t.arg.id({ required: true, description: 'The provider.' }),
+      aggregates: t.arg.idList({
+        required: true,
+        description: 'The whole set of aggregate uuids the provider belongs to afterwards.',
+      }),
+      generation: t.arg.int({
+        required: true,
+        description:
+          'The provider generation you read (compare-and-swap: placement.concurrent_update when it moved).',
+      }),
     },
     resolve: async (_root, args, ctx) => {
       const { provider } = await ctx.services.aggregates.setForProvider(

@@ -224,7 +224,13 @@ builder.queryField('allocationCandidates', (t) =>
   t.field({
     type: AllocationCandidatesRef,
     description: 'GET /allocation_candidates.',
-    args: { request: t.arg({ type: AllocationCandidatesRequest, required: true }) },
+    args: {
+      request: t.arg({
+        type: AllocationCandidatesRequest,
+        required: true,
+        description: 'What is needed: request groups, policies and limits.',
+      }),
+    },
     resolve: (_root, args, ctx) =>
       ctx.services.candidates.find(toCandidateRequestOrThrow(args.request)),
   }),

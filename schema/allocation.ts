@@ -114,7 +114,14 @@ builder.mutationField('setAllocations', (t) =>
     type: [Consumer],
     description:
       'Atomically replaces the allocations of one or more consumers (POST /allocations). An empty list for a consumer removes its allocations. Returns the consumers that still hold allocations, in input order.',
-    args: { input: t.arg({ type: [ConsumerAllocationsInput], required: true }) },
+    args: {
+      input: t.arg({
+        type: [ConsumerAllocationsInput],
+        required: true,
+        description:
+          "Each consumer's complete new allocations (an empty list releases them), written atomically.",
+      }),
+    },
     resolve: async (_root, args, ctx) => {
       const consumers = await ctx.services.allocations.set(
         args.input.map(toConsumerAllocationsOrThrow),
@@ -132,7 +139,12 @@ builder.mutationField('deleteAllocations', (t) =>
   t.id({
     description:
       'DELETE /allocations/{consumer_uuid}: removes every allocation of the consumer; returns its uuid.',
-    args: { consumerUuid: t.arg.id({ required: true }) },
+    args: {
+      consumerUuid: t.arg.id({
+        required: true,
+        description: 'The consumer whose allocations are released.',
+      }),
+    },
     resolve: async (_root, args, ctx) => {
       const uuid = normalizeUuidOrThrow(args.consumerUuid, 'consumer uuid');
       await ctx.services.allocations.deleteForConsumer(uuid);

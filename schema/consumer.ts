@@ -24,7 +24,7 @@ builder.queryField('consumer', (t) =>
     type: Consumer,
     nullable: true,
     description: 'The consumer with this uuid, or null when it holds no allocations.',
-    args: { uuid: t.arg.id({ required: true }) },
+    args: { uuid: t.arg.id({ required: true, description: 'The consumer uuid.' }) },
     resolve: async (_root, args, ctx) => {
       const consumer = await ctx.services.allocations.findConsumer(
         normalizeUuidOrThrow(args.uuid, 'consumer uuid'),

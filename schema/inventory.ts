@@ -87,7 +87,14 @@ builder.mutationField('setInventories', (t) =>
     type: ResourceProvider,
     description:
       'Replaces all inventories of a provider (PUT /resource_providers/{uuid}/inventories).',
-    args: { input: t.arg({ type: SetInventoriesInput, required: true }) },
+    args: {
+      input: t.arg({
+        type: SetInventoriesInput,
+        required: true,
+        description:
+          'The provider, the generation you read, and its complete inventory (classes not listed are removed).',
+      }),
+    },
     resolve: async (_root, { input }, ctx) => {
       const { provider, inventories } = await ctx.services.inventories.setAll(
         input.providerUuid,
@@ -108,9 +115,16 @@ builder.mutationField('deleteInventory', (t) =>
     description:
       'DELETE /resource_providers/{uuid}/inventories/{class}. Fails with placement.inventory.inuse while allocations use it.',
     args: {
-      providerUuid: t.arg.id({ required: true }),
-      resourceClass: t.arg.string({ required: true }),
-      generation: t.arg.int({ required: true }),
+      providerUuid: t.arg.id({ required: true, description: 'The provider.' }),
+      resourceClass: t.arg.string({
+        required: true,
+        description:
+          'The class whose inventory is removed (refused with placement.inventory.inuse while allocated).',
+      }),
+      generation: t.arg.int({
+        required: true,
+        description: 'The provider generation you read (compare-and-swap).',
+      }),
     },
     resolve: async (_root, args, ctx) => {
       const { provider, inventories } = await ctx.services.inventories.delete(

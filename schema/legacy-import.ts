@@ -96,9 +96,21 @@ builder.mutationField('importComputeNodes', (t) =>
     description:
       "Imports legacy Nova compute_nodes rows (JSON objects with Nova's column names; optional pci_devices array per row): one provider per row, one transaction per row, idempotent.",
     args: {
-      rows: t.arg({ type: 'JSON', required: true }),
-      dryRun: t.arg.boolean({ required: false, defaultValue: false }),
-      options: t.arg({ type: ImportComputeNodesOptions, required: false }),
+      rows: t.arg({
+        type: 'JSON',
+        required: true,
+        description: "Nova compute_nodes rows as JSON objects (the legacy table's columns).",
+      }),
+      dryRun: t.arg.boolean({
+        required: false,
+        defaultValue: false,
+        description: 'Report what would change without writing anything.',
+      }),
+      options: t.arg({
+        type: ImportComputeNodesOptions,
+        required: false,
+        description: 'Allocation ratios, reserved amounts and PCI settings to apply.',
+      }),
     },
     resolve: (_root, args, ctx) =>
       new ComputeNodeImporter(ctx.services).fromRows(args.rows, {

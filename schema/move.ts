@@ -58,7 +58,13 @@ function endMove(drop: 'source' | 'destination', description: string) {
       type: Consumer,
       nullable: true,
       description,
-      args: { input: t.arg({ type: EndMoveInput, required: true }) },
+      args: {
+        input: t.arg({
+          type: EndMoveInput,
+          required: true,
+          description: 'The moving consumer (and optionally its generation).',
+        }),
+      },
       resolve: async (_r, args, ctx) => {
         const consumer = await ctx.scheduling.moves.end(
           normalizeUuidOrThrow(String(args.input.consumerUuid), 'consumer uuid'),

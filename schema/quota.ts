@@ -61,8 +61,12 @@ builder.queryField('quota', (t) =>
     description:
       'Quota limits and usage of a project (and optionally one user), counted from allocations.',
     args: {
-      projectId: t.arg.string({ required: true }),
-      userId: t.arg.string({ required: false }),
+      projectId: t.arg.string({ required: true, description: 'The project.' }),
+      userId: t.arg.string({
+        required: false,
+        description:
+          "One user's lines (bounded by the project's limits too); all users when absent.",
+      }),
     },
     resolve: (_root, args, ctx) => ctx.services.quota.get(args.projectId, args.userId ?? null),
   }),
@@ -72,7 +76,13 @@ builder.mutationField('setQuotaLimits', (t) =>
   t.field({
     type: Quota,
     description: 'Sets quota limits; enforced atomically by setAllocations and schedule.',
-    args: { input: t.arg({ type: QuotaLimitsInput, required: true }) },
+    args: {
+      input: t.arg({
+        type: QuotaLimitsInput,
+        required: true,
+        description: 'The project (and optionally user) and the limits to set.',
+      }),
+    },
     resolve: (_root, args, ctx) =>
       ctx.services.quota.setLimits({
         projectId: args.input.projectId,

@@ -23,7 +23,14 @@ builder.mutationField('reshape', (t) =>
   t.boolean({
     description:
       'Atomically moves inventories and allocations (POST /reshaper): everything is applied, or nothing.',
-    args: { input: t.arg({ type: ReshapeInput, required: true }) },
+    args: {
+      input: t.arg({
+        type: ReshapeInput,
+        required: true,
+        description:
+          'The complete new inventories of the providers involved and the moved allocations.',
+      }),
+    },
     resolve: async (_root, { input }, ctx) => {
       await ctx.services.reshaper.reshape({
         inventories: input.inventories.map((i) => ({

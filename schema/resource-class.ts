@@ -21,14 +21,24 @@ builder.queryField('resourceClasses', (t) =>
 builder.mutationField('createResourceClass', (t) =>
   t.field({
     type: ResourceClass,
-    args: { name: t.arg.string({ required: true }) },
+    args: {
+      name: t.arg.string({
+        required: true,
+        description: 'A CUSTOM_ name (upper case letters, digits and underscores).',
+      }),
+    },
     resolve: (_root, args, ctx) => ctx.services.resourceClasses.create(args.name),
   }),
 );
 
 builder.mutationField('deleteResourceClass', (t) =>
   t.string({
-    args: { name: t.arg.string({ required: true }) },
+    args: {
+      name: t.arg.string({
+        required: true,
+        description: 'A CUSTOM_ class with no inventory left.',
+      }),
+    },
     resolve: async (_root, args, ctx) => {
       await ctx.services.resourceClasses.delete(args.name);
       return args.name;

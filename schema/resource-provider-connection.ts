@@ -189,9 +189,13 @@ builder.queryField('resourceProviders', (t) =>
     type: ResourceProviderConnection,
     description: `Providers matching the filter, ordered by creation (internal id), paginated forward: \`first\` defaults to ${DEFAULT_PAGE_SIZE} and may be at most ${MAX_PAGE_SIZE}; \`after\` takes an \`endCursor\`. Cursors are opaque and stay valid while providers are added or deleted. Pagination is forward only: \`pageInfo.hasPreviousPage\` is always false.`,
     args: {
-      filter: t.arg({ type: ResourceProviderFilter, required: false }),
-      first: t.arg.int({ required: false }),
-      after: t.arg.string({ required: false }),
+      filter: t.arg({
+        type: ResourceProviderFilter,
+        required: false,
+        description: 'Which providers (all when absent).',
+      }),
+      first: t.arg.int({ required: false, description: 'Page size (default 100, at most 1000).' }),
+      after: t.arg.string({ required: false, description: 'The endCursor of the previous page.' }),
       orderBy: t.arg({
         type: ResourceProviderOrder,
         required: false,

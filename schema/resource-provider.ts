@@ -75,7 +75,7 @@ builder.queryField('resourceProvider', (t) =>
     type: ResourceProvider,
     nullable: true,
     description: 'The provider with this uuid, or null (GET /resource_providers/{uuid}).',
-    args: { uuid: t.arg.id({ required: true }) },
+    args: { uuid: t.arg.id({ required: true, description: 'The provider uuid.' }) },
     resolve: async (_root, args, ctx) => {
       const rp = await ctx.services.providers.find(
         normalizeUuidOrThrow(args.uuid, 'resource provider uuid'),
@@ -93,7 +93,13 @@ builder.mutationField('createResourceProvider', (t) =>
     type: ResourceProvider,
     description:
       'POST /resource_providers. Fails with placement.duplicate_name when the name or uuid is taken.',
-    args: { input: t.arg({ type: CreateResourceProviderInput, required: true }) },
+    args: {
+      input: t.arg({
+        type: CreateResourceProviderInput,
+        required: true,
+        description: 'Name, optional uuid and optional parent.',
+      }),
+    },
     resolve: async (_root, { input }, ctx) => {
       const rp = await ctx.services.providers.create({
         name: input.name,
@@ -111,7 +117,13 @@ builder.mutationField('updateResourceProvider', (t) =>
   t.field({
     type: ResourceProvider,
     description: 'PUT /resource_providers/{uuid}: rename and/or re-parent (1.37 semantics).',
-    args: { input: t.arg({ type: UpdateResourceProviderInput, required: true }) },
+    args: {
+      input: t.arg({
+        type: UpdateResourceProviderInput,
+        required: true,
+        description: 'The provider, its new name and parent.',
+      }),
+    },
     resolve: async (_root, { input }, ctx) => {
       const rp = await ctx.services.providers.update({
         uuid: input.uuid,
@@ -130,7 +142,12 @@ builder.mutationField('deleteResourceProvider', (t) =>
   t.id({
     description:
       'DELETE /resource_providers/{uuid}; returns the uuid. Fails with placement.resource_provider.inuse (allocations) or placement.resource_provider.cannot_delete_parent (children).',
-    args: { uuid: t.arg.id({ required: true }) },
+    args: {
+      uuid: t.arg.id({
+        required: true,
+        description: 'A provider with no allocations and no children.',
+      }),
+    },
     resolve: async (_root, args, ctx) => {
       const uuid = normalizeUuidOrThrow(args.uuid, 'resource provider uuid');
       await ctx.services.providers.delete(uuid);

@@ -160,7 +160,13 @@ builder.queryField('explainPlacement', (t) =>
     type: Schedule,
     description:
       'Runs the scheduling pipeline without claiming anything: candidates, filters, weighers, ranking, and why each provider tree was rejected.',
-    args: { input: t.arg({ type: ScheduleInput, required: true }) },
+    args: {
+      input: t.arg({
+        type: ScheduleInput,
+        required: true,
+        description: 'The request to explain (nothing is claimed).',
+      }),
+    },
     resolve: (_r, args, ctx) => ctx.scheduling.service.explain(toScheduleRequest(args.input)),
   }),
 );
@@ -170,7 +176,13 @@ builder.mutationField('schedule', (t) =>
     type: Schedule,
     description:
       'Runs the scheduling pipeline and claims the chosen allocation for each consumer, retrying on concurrent updates.',
-    args: { input: t.arg({ type: ScheduleInput, required: true }) },
+    args: {
+      input: t.arg({
+        type: ScheduleInput,
+        required: true,
+        description: 'The request to place and claim.',
+      }),
+    },
     resolve: async (_r, args, ctx) => {
       const out = await ctx.scheduling.service.schedule(toScheduleRequest(args.input));
       ctx.loaders.clearAll();

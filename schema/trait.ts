@@ -23,7 +23,14 @@ const TraitFilter = builder.inputType('TraitFilter', {
 builder.queryField('traits', (t) =>
   t.field({
     type: [Trait],
-    args: { filter: t.arg({ type: TraitFilter, required: false }) },
+    args: {
+      filter: t.arg({
+        type: TraitFilter,
+        required: false,
+        description:
+          'Name prefix or exact names, and whether only associated traits (all when absent).',
+      }),
+    },
     resolve: (_root, args, ctx) =>
       ctx.services.traits.list({
         nameIn: args.filter?.nameIn ?? undefined,
@@ -36,14 +43,21 @@ builder.queryField('traits', (t) =>
 builder.mutationField('createTrait', (t) =>
   t.field({
     type: Trait,
-    args: { name: t.arg.string({ required: true }) },
+    args: {
+      name: t.arg.string({
+        required: true,
+        description: 'A CUSTOM_ name (upper case letters, digits and underscores).',
+      }),
+    },
     resolve: (_root, args, ctx) => ctx.services.traits.create(args.name),
   }),
 );
 
 builder.mutationField('deleteTrait', (t) =>
   t.string({
-    args: { name: t.arg.string({ required: true }) },
+    args: {
+      name: t.arg.string({ required: true, description: 'A CUSTOM_ trait no provider has.' }),
+    },
     resolve: async (_root, args, ctx) => {
       await ctx.services.traits.delete(args.name);
       return args.name;
@@ -64,9 +78,15 @@ builder.mutationField('setProviderTraits', (t) =>
     description:
       'Replaces the traits of a provider (PUT /resource_providers/{uuid}/traits). Unknown traits are refused.',
     args: {
-      providerUuid: t.arg.id({ required: true }),
-      traits: t.arg.stringList({ required: true }),
-      generation: t.arg.int({ required: true }),
+      providerUuid: t.arg.id({ required: true, description: 'The provider.' }),
+      traits: t.arg.stringList({
+        required: true,
+        description: 'The whole set of traits the provider has afterwards.',
+      }),
+      generation: t.arg.int({
+        required: true,
+        description: 'The provider generation you read (compare-and-swap).',
+      }),
     },
     resolve: async (_root, args, ctx) => {
       const { provider, traits } = await ctx.services.providerTraits.set(

@@ -77,9 +77,13 @@ builder.queryField('usages', (t) =>
     description:
       "Usage totals for quota counting (GET /usages): per project, optionally per user, by consumer type ('all' or omitted: every type; 'unknown': consumers without a type).",
     args: {
-      projectId: t.arg.string({ required: true }),
-      userId: t.arg.string({ required: false }),
-      consumerType: t.arg.string({ required: false }),
+      projectId: t.arg.string({ required: true, description: 'The project to count.' }),
+      userId: t.arg.string({ required: false, description: "Only this user's consumers." }),
+      consumerType: t.arg.string({
+        required: false,
+        description:
+          "Only this consumer type ('unknown': written without one; 'all' or absent: every type).",
+      }),
     },
     resolve: (_root, args, ctx) =>
       ctx.services.usages.forProject({

@@ -9,25 +9,29 @@ import { ResourceProvider } from './resource-provider';
 const KeyValue = builder
   .objectRef<{ readonly key: string; readonly value: string }>('KeyValue')
   .implement({
+    description: 'One metadata entry.',
     fields: (t) => ({
-      key: t.exposeString('key'),
-      value: t.exposeString('value'),
+      key: t.exposeString('key', { description: 'The key.' }),
+      value: t.exposeString('value', { description: 'The value.' }),
     }),
   });
 
 /** GraphQL KeyValueInput (aggregate metadata, flavor extra specs). */
 export const KeyValueInput = builder.inputType('KeyValueInput', {
+  description: 'One metadata or extra-spec entry.',
   fields: (t) => ({
-    key: t.string({ required: true }),
-    value: t.string({ required: true }),
+    key: t.string({ description: 'The key.', required: true }),
+    value: t.string({ description: 'The value.', required: true }),
   }),
 });
 
 /** GraphQL Aggregate. */
 export const Aggregate = builder.objectRef<AggregateRecord>('Aggregate').implement({
+  description:
+    'A group of providers (Placement aggregate, Nova host aggregate), with its metadata and capacity.',
   fields: (t) => ({
-    uuid: t.exposeID('uuid'),
-    name: t.exposeString('name', { nullable: true }),
+    uuid: t.exposeID('uuid', { description: 'The aggregate uuid.' }),
+    name: t.exposeString('name', { description: 'Its display name, or null.', nullable: true }),
     metadata: t.field({
       type: [KeyValue],
       description: 'Sorted by key.',

@@ -23,25 +23,56 @@ import { ResourceAmountInput, resourceMapOrThrow } from './resource-amount';
 import { ResourceProvider } from './resource-provider';
 import { saturatedInt, saturatedReason } from './safe-int';
 
-const GroupPolicy = builder.enumType('GroupPolicy', { values: ['NONE', 'ISOLATE'] as const });
+const GroupPolicy = builder.enumType('GroupPolicy', {
+  description: 'How suffixed request groups may share providers (Placement group_policy).',
+  values: {
+    NONE: { description: 'Groups may share providers.' },
+    ISOLATE: { description: 'Each suffixed group on providers of its own.' },
+  } as const,
+});
 
 const RequestGroupInput = builder.inputType('RequestGroupInput', {
   description:
     "One request group. suffix '' is the unsuffixed group (may be spread over a tree and sharing providers); any other suffix must be satisfied by a single provider.",
   fields: (t) => ({
-    suffix: t.string({ required: true, defaultValue: '' }),
-    resources: t.field({ type: [ResourceAmountInput], required: true, defaultValue: [] }),
-    required: t.stringList({ required: false }),
-    memberOf: t.stringList({ required: false }),
-    inTree: t.id({ required: false }),
+    suffix: t.string({
+      description:
+        "'' for the unsuffixed group; a suffix (e.g. '1', '_NET') names a granular group.",
+      required: true,
+      defaultValue: '',
+    }),
+    resources: t.field({
+      description: 'Amounts this group needs.',
+      type: [ResourceAmountInput],
+      required: true,
+      defaultValue: [],
+    }),
+    required: t.stringList({
+      description: "Trait terms: 'T', '!T' or 'in:T1,T2'; all must hold.",
+      required: false,
+    }),
+    memberOf: t.stringList({
+      description: "Aggregate terms: 'agg', 'in:a,b', '!agg', '!in:a,b'; all must hold.",
+      required: false,
+    }),
+    inTree: t.id({ description: 'Only providers in the tree of this provider.', required: false }),
   }),
 });
 
 /** GraphQL AllocationCandidatesRequest. */
 export const AllocationCandidatesRequest = builder.inputType('AllocationCandidatesRequest', {
+  description: 'What an allocation-candidates search needs (GET /allocation_candidates).',
   fields: (t) => ({
-    groups: t.field({ type: [RequestGroupInput], required: true }),
-    groupPolicy: t.field({ type: GroupPolicy, required: false }),
+    groups: t.field({
+      description: 'The request groups.',
+      type: [RequestGroupInput],
+      required: true,
+    }),
+    groupPolicy: t.field({
+      description: 'Required with more than one suffixed group.',
+      type: GroupPolicy,
+      required: false,
+    }),
     rootRequired: t.stringList({
       required: false,
       description: "Traits on the root of each tree: 'T' or '!T'.",
@@ -51,7 +82,10 @@ export const AllocationCandidatesRequest = builder.inputType('AllocationCandidat
       required: false,
       description: 'Each entry is a list of group suffixes whose providers must share one subtree.',
     }),
-    limit: t.int({ required: false }),
+    limit: t.int({
+      description: 'Most candidates to return (at most BERTH_CANDIDATE_MAX_RESULTS).',
+      required: false,
+    }),
     randomize: t.boolean({
       required: false,
       description: 'Return a random sample (randomize_allocation_candidates).',
@@ -130,9 +164,10 @@ export async function providerOrThrow(ctx: Context, uuid: string): Promise<Resou
 const ResourceAmount = builder
   .objectRef<{ resourceClass: string; amount: number }>('ResourceAmount')
   .implement({
+    description: 'An amount of one resource class.',
     fields: (t) => ({
-      resourceClass: t.exposeString('resourceClass'),
-      amount: t.exposeInt('amount'),
+      resourceClass: t.exposeString('resourceClass', { description: 'The resource class name.' }),
+      amount: t.exposeInt('amount', { description: 'The units.' }),
     }),
   });
 
@@ -140,12 +175,15 @@ const ResourceAmount = builder
 export const ProviderResources = builder
   .objectRef<ProviderAllocation>('ProviderResources')
   .implement({
+    description: 'What is taken from one provider.',
     fields: (t) => ({
       provider: t.field({
+        description: 'The provider.',
         type: ResourceProvider,
         resolve: (a, _args, ctx) => providerOrThrow(ctx, a.providerUuid),
       }),
       resources: t.field({
+        description: 'What is taken from it.',
         type: [ResourceAmount],
         resolve: (a) =>
           Object.entries(a.resources).map(([resourceClass, amount]) => ({ resourceClass, amount })),
@@ -156,16 +194,28 @@ export const ProviderResources = builder
 const GroupMapping = builder
   .objectRef<{ suffix: string; providerUuids: readonly string[] }>('GroupMapping')
   .implement({
+    description: 'Which providers satisfied one request group.',
     fields: (t) => ({
-      suffix: t.exposeString('suffix'),
-      providerUuids: t.field({ type: ['ID'], resolve: (m) => [...m.providerUuids] }),
+      suffix: t.exposeString('suffix', {
+        description: "The request group's suffix ('' for the unsuffixed group).",
+      }),
+      providerUuids: t.field({
+        description: 'Providers that satisfied it.',
+        type: ['ID'],
+        resolve: (m) => [...m.providerUuids],
+      }),
     }),
   });
 
 type AR = AllocationCandidates['allocationRequests'][number];
 const AllocationRequest = builder.objectRef<AR>('AllocationRequest').implement({
+  description: 'One way to satisfy the whole request: what to take from which providers.',
   fields: (t) => ({
-    allocations: t.field({ type: [ProviderResources], resolve: (r) => [...r.allocations] }),
+    allocations: t.field({
+      description: 'What to take from which provider.',
+      type: [ProviderResources],
+      resolve: (r) => [...r.allocations],
+    }),
     mappings: t.field({
       type: [GroupMapping],
       description: 'suffix -> provider uuids that satisfied it',
@@ -178,42 +228,62 @@ const AllocationRequest = builder.objectRef<AR>('AllocationRequest').implement({
 const SummaryResource = builder
   .objectRef<{ resourceClass: string; capacity: number; used: number }>('SummaryResource')
   .implement({
+    description: 'Capacity and usage of one class on a candidate provider.',
     fields: (t) => ({
-      resourceClass: t.exposeString('resourceClass'),
+      resourceClass: t.exposeString('resourceClass', { description: 'The resource class name.' }),
       capacity: t.int({
+        description: '(total - reserved) × allocation ratio, saturated at 2147483647.',
         deprecationReason: saturatedReason('capacityExact'),
         resolve: (r) => saturatedInt(r.capacity),
       }),
-      capacityExact: t.field({ type: 'SafeInt', resolve: (r) => r.capacity }),
+      capacityExact: t.field({
+        description: '(total - reserved) × allocation ratio, exact beyond 2^31 - 1.',
+        type: 'SafeInt',
+        resolve: (r) => r.capacity,
+      }),
       used: t.int({
+        description: 'Units allocated, saturated at 2147483647.',
         deprecationReason: saturatedReason('usedExact'),
         resolve: (r) => saturatedInt(r.used),
       }),
-      usedExact: t.field({ type: 'SafeInt', resolve: (r) => r.used }),
+      usedExact: t.field({
+        description: 'Units allocated, exact beyond 2^31 - 1.',
+        type: 'SafeInt',
+        resolve: (r) => r.used,
+      }),
     }),
   });
 
 type PS = AllocationCandidates['providerSummaries'][number];
 const ProviderSummary = builder.objectRef<PS>('ProviderSummary').implement({
+  description: 'A provider of a candidate tree: its resources and traits.',
   fields: (t) => ({
     provider: t.field({
+      description: 'The provider.',
       type: ResourceProvider,
       resolve: (s, _args, ctx) => providerOrThrow(ctx, s.providerUuid),
     }),
-    resources: t.field({ type: [SummaryResource], resolve: (s) => [...s.resources] }),
-    traits: t.stringList({ resolve: (s) => [...s.traits] }),
+    resources: t.field({
+      description: 'Its capacity and usage per class.',
+      type: [SummaryResource],
+      resolve: (s) => [...s.resources],
+    }),
+    traits: t.stringList({ description: 'Its traits.', resolve: (s) => [...s.traits] }),
   }),
 });
 
 const AllocationCandidatesRef = builder
   .objectRef<AllocationCandidates>('AllocationCandidates')
   .implement({
+    description: 'Every way the request fits (up to the limit), and the providers involved.',
     fields: (t) => ({
       allocationRequests: t.field({
+        description: "The candidates, in the engine's order (random with randomize).",
         type: [AllocationRequest],
         resolve: (c) => [...c.allocationRequests],
       }),
       providerSummaries: t.field({
+        description: 'Every provider of every tree the candidates use.',
         type: [ProviderSummary],
         resolve: (c) => [...c.providerSummaries],
       }),

@@ -11,8 +11,10 @@ import { ResourceProvider } from './resource-provider';
 
 /** GraphQL Allocation: units of one class on one provider held by one consumer. */
 export const Allocation = builder.objectRef<AllocationRecord>('Allocation').implement({
+  description: 'Units of one resource class one consumer holds on one provider.',
   fields: (t) => ({
     provider: t.field({
+      description: 'Where the units are held.',
       type: ResourceProvider,
       resolve: async (a, _args, ctx) => {
         const rp = await ctx.loaders.providerById.load(a.resourceProviderId);
@@ -25,9 +27,10 @@ export const Allocation = builder.objectRef<AllocationRecord>('Allocation').impl
         return rp;
       },
     }),
-    resourceClass: t.exposeString('resourceClass'),
-    used: t.exposeInt('used'),
+    resourceClass: t.exposeString('resourceClass', { description: 'The resource class.' }),
+    used: t.exposeInt('used', { description: 'The units.' }),
     consumer: t.field({
+      description: 'Who holds them.',
       type: Consumer,
       resolve: async (a, _args, ctx) => {
         const consumer = await ctx.loaders.consumerById.load(a.consumerId);
@@ -57,18 +60,24 @@ builder.objectField(ResourceProvider, 'allocations', (t) =>
 );
 
 const ProviderAllocationInput = builder.inputType('ProviderAllocationInput', {
+  description: 'What one consumer takes from one provider.',
   fields: (t) => ({
-    providerUuid: t.id({ required: true }),
-    resources: t.field({ type: [ResourceAmountInput], required: true }),
+    providerUuid: t.id({ description: 'The provider.', required: true }),
+    resources: t.field({
+      description: 'What the consumer takes from it.',
+      type: [ResourceAmountInput],
+      required: true,
+    }),
   }),
 });
 
 /** GraphQL ConsumerAllocationsInput: the complete new allocations of one consumer. */
 export const ConsumerAllocationsInput = builder.inputType('ConsumerAllocationsInput', {
+  description: "One consumer's complete new allocations.",
   fields: (t) => ({
-    consumerUuid: t.id({ required: true }),
-    projectId: t.string({ required: true }),
-    userId: t.string({ required: true }),
+    consumerUuid: t.id({ description: 'The consumer.', required: true }),
+    projectId: t.string({ description: 'Its project.', required: true }),
+    userId: t.string({ description: 'Its user.', required: true }),
     consumerType: t.string({
       required: false,
       description: 'e.g. INSTANCE, MIGRATION; omitted keeps the existing type.',

@@ -23,6 +23,19 @@ export const builder = new SchemaBuilder<PothosTypes>({
     cursorType: 'String',
     nodeQueryOptions: false,
     nodesQueryOptions: false,
+    pageInfoTypeOptions: { description: 'Where a page sits in a forward listing.' },
+    hasNextPageFieldOptions: { description: 'True when another page follows this one.' },
+    hasPreviousPageFieldOptions: { description: 'Always false: listings page forward only.' },
+    startCursorFieldOptions: { description: 'The cursor of the first row of this page.' },
+    endCursorFieldOptions: {
+      description: 'Pass it as `after` to get the next page (null on an empty page).',
+    },
+    edgesFieldOptions: { description: 'The rows of this page, in order.' },
+    pageInfoFieldOptions: { description: 'Whether more rows follow, and the cursors.' },
+    nodeFieldOptions: { description: 'The row.' },
+    cursorFieldOptions: { description: 'Opaque; pass it as `after` to continue after this row.' },
+    defaultConnectionTypeOptions: { description: 'A page of a forward listing.' },
+    defaultEdgeTypeOptions: { description: 'One row of a page, with its cursor.' },
   },
 });
 
@@ -32,6 +45,10 @@ builder.scalarType('JSON', {
   parseValue: (v) => v,
 });
 
-builder.queryType({});
-builder.mutationType({});
-builder.subscriptionType({});
+builder.queryType({ description: 'Reads: providers, capacity, candidates, usage and quota.' });
+builder.mutationType({
+  description: 'Writes; each is one PostgreSQL transaction, refused as a whole or applied.',
+});
+builder.subscriptionType({
+  description: 'Live views over Server-Sent Events (`Accept: text/event-stream`).',
+});

@@ -6,10 +6,13 @@ import { builder } from './builder';
 
 /** GraphQL Consumer; its allocations field is added by schema/allocation.ts. */
 export const Consumer = builder.objectRef<ConsumerRecord>('Consumer').implement({
+  description: 'Who holds allocations: an instance, a migration or any other consumer.',
   fields: (t) => ({
-    uuid: t.exposeID('uuid'),
-    projectId: t.exposeString('projectId'),
-    userId: t.exposeString('userId'),
+    uuid: t.exposeID('uuid', {
+      description: 'The consumer uuid (Nova: the instance or migration uuid).',
+    }),
+    projectId: t.exposeString('projectId', { description: 'Its project.' }),
+    userId: t.exposeString('userId', { description: 'Its user.' }),
     consumerType: t.exposeString('consumerType', {
       description: "The type name, or 'unknown' when none was given.",
     }),

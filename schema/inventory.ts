@@ -8,14 +8,15 @@ import { saturatedInt, saturatedReason } from './safe-int';
 
 /** GraphQL Inventory: one resource class offered by a provider, with its capacity and usage. */
 export const Inventory = builder.objectRef<InventoryRecord>('Inventory').implement({
+  description: 'One resource class a provider offers, with its capacity and usage.',
   fields: (t) => ({
-    resourceClass: t.exposeString('resourceClass'),
-    total: t.exposeInt('total'),
-    reserved: t.exposeInt('reserved'),
-    minUnit: t.exposeInt('minUnit'),
-    maxUnit: t.exposeInt('maxUnit'),
-    stepSize: t.exposeInt('stepSize'),
-    allocationRatio: t.exposeFloat('allocationRatio'),
+    resourceClass: t.exposeString('resourceClass', { description: 'The resource class.' }),
+    total: t.exposeInt('total', { description: 'Units that exist.' }),
+    reserved: t.exposeInt('reserved', { description: 'Units kept for the host itself.' }),
+    minUnit: t.exposeInt('minUnit', { description: 'Smallest single allocation.' }),
+    maxUnit: t.exposeInt('maxUnit', { description: 'Largest single allocation.' }),
+    stepSize: t.exposeInt('stepSize', { description: 'Allocations are multiples of this.' }),
+    allocationRatio: t.exposeFloat('allocationRatio', { description: 'Overcommit factor.' }),
     capacity: t.int({
       description: '(total - reserved) * allocationRatio, floored',
       deprecationReason: saturatedReason('capacityExact'),
@@ -49,23 +50,48 @@ builder.objectField(ResourceProvider, 'inventories', (t) =>
 
 /** GraphQL InventoryInput (defaults as in Placement; maxUnit defaults to 2147483647). */
 export const InventoryInput = builder.inputType('InventoryInput', {
+  description: 'One resource class a provider offers.',
   fields: (t) => ({
-    resourceClass: t.string({ required: true }),
-    total: t.int({ required: true }),
-    reserved: t.int({ required: false, defaultValue: 0 }),
-    minUnit: t.int({ required: false, defaultValue: 1 }),
-    maxUnit: t.int({ required: false }),
-    stepSize: t.int({ required: false, defaultValue: 1 }),
-    allocationRatio: t.float({ required: false, defaultValue: 1.0 }),
+    resourceClass: t.string({ description: 'The resource class.', required: true }),
+    total: t.int({ description: 'Units that exist.', required: true }),
+    reserved: t.int({
+      description: 'Units kept for the host itself (never allocated).',
+      required: false,
+      defaultValue: 0,
+    }),
+    minUnit: t.int({
+      description: 'Smallest single allocation.',
+      required: false,
+      defaultValue: 1,
+    }),
+    maxUnit: t.int({ description: 'Largest single allocation (default: total).', required: false }),
+    stepSize: t.int({
+      description: 'Allocations are multiples of this.',
+      required: false,
+      defaultValue: 1,
+    }),
+    allocationRatio: t.float({
+      description: 'Overcommit factor: capacity = (total - reserved) × ratio.',
+      required: false,
+      defaultValue: 1.0,
+    }),
   }),
 });
 
 /** GraphQL SetInventoriesInput: every inventory of one provider, guarded by its generation. */
 export const SetInventoriesInput = builder.inputType('SetInventoriesInput', {
+  description: "A provider's complete inventory, compare-and-swap on its generation.",
   fields: (t) => ({
-    providerUuid: t.id({ required: true }),
-    generation: t.int({ required: true }),
-    inventories: t.field({ type: [InventoryInput], required: true }),
+    providerUuid: t.id({ description: 'The provider.', required: true }),
+    generation: t.int({
+      description: 'The provider generation you read (compare-and-swap).',
+      required: true,
+    }),
+    inventories: t.field({
+      description: 'Its complete inventory: classes not listed are removed.',
+      type: [InventoryInput],
+      required: true,
+    }),
   }),
 });
 

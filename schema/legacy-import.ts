@@ -11,36 +11,54 @@ import type { SkippedInventory as SkippedInventoryRecord } from '../src/import/l
 import { builder } from './builder';
 
 /** GraphQL ImportAction: what happened to one row. */
+const ACTION_TEXT: Record<ImportActionValue, string> = {
+  created: 'A new provider was created for the node.',
+  updated: 'The existing provider was changed to match the node.',
+  unchanged: 'The provider already matched the node.',
+  skipped: 'The node was not imported (see notes).',
+  failed: 'The node could not be imported (see notes).',
+};
+
 export const ImportAction = builder.enumType('ImportAction', {
-  values: Object.fromEntries(IMPORT_ACTIONS.map((a) => [a.toUpperCase(), { value: a }])) as Record<
-    Uppercase<ImportActionValue>,
-    { value: ImportActionValue }
-  >,
+  description: 'What an import did with one compute node.',
+  values: Object.fromEntries(
+    IMPORT_ACTIONS.map((a) => [a.toUpperCase(), { value: a, description: ACTION_TEXT[a] }]),
+  ) as Record<Uppercase<ImportActionValue>, { value: ImportActionValue; description: string }>,
 });
 
 /** GraphQL SkippedInventory: a class the node could offer but will not, and why. */
 export const SkippedInventory = builder
   .objectRef<SkippedInventoryRecord>('SkippedInventory')
   .implement({
+    description: 'A resource class an import did not write, and why.',
     fields: (t) => ({
-      resourceClass: t.exposeString('resourceClass'),
-      reason: t.exposeString('reason'),
+      resourceClass: t.exposeString('resourceClass', { description: 'The class not written.' }),
+      reason: t.exposeString('reason', { description: 'Why.' }),
     }),
   });
 
 /** GraphQL ImportedComputeNode: the outcome of one row. */
 export const ImportedComputeNode = builder.objectRef<NodeOutcome>('ImportedComputeNode').implement({
+  description: 'What an import did with one compute node.',
   fields: (t) => ({
     sourceId: t.exposeString('sourceId', { description: 'The row id.' }),
-    name: t.exposeString('name', { nullable: true }),
+    name: t.exposeString('name', { description: "The compute node's host name.", nullable: true }),
     uuid: t.exposeID('uuid', {
       nullable: true,
       description: 'The provider uuid; generated ones must be saved to the source by the caller.',
     }),
-    action: t.field({ type: ImportAction, resolve: (n) => n.action }),
-    changes: t.exposeStringList('changes'),
-    skippedInventories: t.field({ type: [SkippedInventory], resolve: (n) => n.skippedInventories }),
-    notes: t.exposeStringList('notes'),
+    action: t.field({
+      description: 'What the import did with it.',
+      type: ImportAction,
+      resolve: (n) => n.action,
+    }),
+    changes: t.exposeStringList('changes', { description: 'What changed, one line each.' }),
+    skippedInventories: t.field({
+      description: 'Classes not written, and why.',
+      type: [SkippedInventory],
+      resolve: (n) => n.skippedInventories,
+    }),
+    notes: t.exposeStringList('notes', { description: 'Anything else worth knowing.' }),
     reason: t.exposeString('reason', {
       nullable: true,
       description: 'Why the row was skipped or failed.',
@@ -51,28 +69,39 @@ export const ImportedComputeNode = builder.objectRef<NodeOutcome>('ImportedCompu
 const ImportCounts = builder
   .objectRef<Readonly<Record<ImportActionValue, number>>>('ImportCounts')
   .implement({
+    description: 'Nodes by outcome.',
     fields: (t) => ({
-      created: t.exposeInt('created'),
-      updated: t.exposeInt('updated'),
-      unchanged: t.exposeInt('unchanged'),
-      skipped: t.exposeInt('skipped'),
-      failed: t.exposeInt('failed'),
+      created: t.exposeInt('created', { description: 'New providers.' }),
+      updated: t.exposeInt('updated', { description: 'Providers changed.' }),
+      unchanged: t.exposeInt('unchanged', { description: 'Providers already as imported.' }),
+      skipped: t.exposeInt('skipped', { description: 'Nodes not imported.' }),
+      failed: t.exposeInt('failed', { description: 'Nodes that failed.' }),
     }),
   });
 
 /** GraphQL ImportSummary. */
 export const ImportSummary = builder.objectRef<ImportSummaryRecord>('ImportSummary').implement({
+  description: 'The outcome of a compute-node import.',
   fields: (t) => ({
-    dryRun: t.exposeBoolean('dryRun'),
-    counts: t.field({ type: ImportCounts, resolve: (s) => s.counts }),
-    nodes: t.field({ type: [ImportedComputeNode], resolve: (s) => s.nodes }),
+    dryRun: t.exposeBoolean('dryRun', { description: 'True when nothing was written.' }),
+    counts: t.field({
+      description: 'Nodes by outcome.',
+      type: ImportCounts,
+      resolve: (s) => s.counts,
+    }),
+    nodes: t.field({
+      description: "Each node's outcome.",
+      type: [ImportedComputeNode],
+      resolve: (s) => s.nodes,
+    }),
   }),
 });
 
 const PciMaxUnitInput = builder.inputType('PciMaxUnitInput', {
+  description: 'The largest single allocation of a PCI resource class on imported nodes.',
   fields: (t) => ({
-    resourceClass: t.string({ required: true }),
-    maxUnit: t.int({ required: true }),
+    resourceClass: t.string({ description: 'The PCI resource class.', required: true }),
+    maxUnit: t.int({ description: 'Its largest single allocation.', required: true }),
   }),
 });
 
@@ -83,10 +112,23 @@ const ImportComputeNodesOptions = builder.inputType('ImportComputeNodesOptions',
       required: false,
       description: 'host or hypervisor_hostname values whose disk is shared storage; * = all.',
     }),
-    pciMaxUnit: t.field({ type: [PciMaxUnitInput], required: false }),
-    reservedHostCpus: t.int({ required: false }),
-    reservedHostMemoryMb: t.int({ required: false }),
-    reservedHostDiskMb: t.int({ required: false }),
+    pciMaxUnit: t.field({
+      description: 'Largest single allocation per PCI resource class.',
+      type: [PciMaxUnitInput],
+      required: false,
+    }),
+    reservedHostCpus: t.int({
+      description: 'VCPU reserved on every node (Nova reserved_host_cpus).',
+      required: false,
+    }),
+    reservedHostMemoryMb: t.int({
+      description: 'MEMORY_MB reserved on every node (Nova reserved_host_memory_mb).',
+      required: false,
+    }),
+    reservedHostDiskMb: t.int({
+      description: 'Disk reserved on every node, in MB (Nova reserved_host_disk_mb).',
+      required: false,
+    }),
   }),
 });
 

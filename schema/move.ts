@@ -28,7 +28,10 @@ const ConsumerMove = builder.objectRef<MoveRecord>('ConsumerMove').implement({
       description: 'The allocations schedule added (dropped by revertMove).',
       resolve: (m) => [...m.destination],
     }),
-    startedAt: t.string({ resolve: (m) => m.createdAt.toISOString() }),
+    startedAt: t.string({
+      description: 'When the move began (ISO 8601).',
+      resolve: (m) => m.createdAt.toISOString(),
+    }),
   }),
 });
 
@@ -42,8 +45,9 @@ builder.objectField(Consumer, 'move', (t) =>
 );
 
 const EndMoveInput = builder.inputType('EndMoveInput', {
+  description: 'The consumer whose move ends.',
   fields: (t) => ({
-    consumerUuid: t.id({ required: true }),
+    consumerUuid: t.id({ description: 'The moving consumer.', required: true }),
     consumerGeneration: t.int({
       required: false,
       description:

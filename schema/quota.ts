@@ -9,9 +9,13 @@ export const QuotaLine = builder.objectRef<QuotaLineRecord>('QuotaLine').impleme
   description:
     'resource: a resource class name, or INSTANCES: consumers of type INSTANCE or of no type (Nova counts both; MIGRATION consumers are not instances).',
   fields: (t) => ({
-    resource: t.exposeString('resource'),
-    limit: t.exposeInt('limit', { nullable: true }),
+    resource: t.exposeString('resource', { description: 'A resource class name, or INSTANCES.' }),
+    limit: t.exposeInt('limit', {
+      description: 'The limit, or null for unlimited.',
+      nullable: true,
+    }),
     used: t.int({
+      description: 'Units (or INSTANCES) counted against the limit, saturated at 2147483647.',
       deprecationReason: saturatedReason('usedExact'),
       resolve: (q) => saturatedInt(q.used),
     }),
@@ -31,10 +35,18 @@ export const QuotaLine = builder.objectRef<QuotaLineRecord>('QuotaLine').impleme
 
 /** GraphQL Quota: the lines of a project, or of one user in it. */
 export const Quota = builder.objectRef<QuotaReport>('Quota').implement({
+  description: 'Quota limits and usage of a project, or of one user in it.',
   fields: (t) => ({
-    projectId: t.exposeString('projectId'),
-    userId: t.exposeString('userId', { nullable: true }),
-    lines: t.field({ type: [QuotaLine], resolve: (q) => q.lines }),
+    projectId: t.exposeString('projectId', { description: 'The project.' }),
+    userId: t.exposeString('userId', {
+      description: "The user, or null for the project's own lines.",
+      nullable: true,
+    }),
+    lines: t.field({
+      description: 'INSTANCES first, then resource classes by name.',
+      type: [QuotaLine],
+      resolve: (q) => q.lines,
+    }),
   }),
 });
 
@@ -42,16 +54,24 @@ const QuotaLimitInput = builder.inputType('QuotaLimitInput', {
   description:
     'resource: a resource class name, or INSTANCES for the number of instances (consumers of type INSTANCE or of no type).',
   fields: (t) => ({
-    resource: t.string({ required: true }),
+    resource: t.string({ description: 'A resource class name, or INSTANCES.', required: true }),
     limit: t.int({ required: true, description: '>= 0, or -1 to remove the limit (unlimited).' }),
   }),
 });
 
 const QuotaLimitsInput = builder.inputType('QuotaLimitsInput', {
+  description: 'Limits to set for a project, or for one user in it.',
   fields: (t) => ({
-    projectId: t.string({ required: true }),
-    userId: t.string({ required: false }),
-    limits: t.field({ type: [QuotaLimitInput], required: true }),
+    projectId: t.string({ description: 'The project.', required: true }),
+    userId: t.string({
+      description: "One user in it; the project's own limits when absent.",
+      required: false,
+    }),
+    limits: t.field({
+      description: 'The limits to set; others are kept.',
+      type: [QuotaLimitInput],
+      required: true,
+    }),
   }),
 });
 

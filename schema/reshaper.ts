@@ -5,6 +5,7 @@ import { builder } from './builder';
 import { SetInventoriesInput, toInventoryInput } from './inventory';
 
 const ReshapeInput = builder.inputType('ReshapeInput', {
+  description: 'The new inventories and allocations of a reshape, applied atomically.',
   fields: (t) => ({
     inventories: t.field({
       type: [SetInventoriesInput],

@@ -5,9 +5,10 @@ import { builder } from './builder';
 
 /** GraphQL ResourceAmountInput. */
 export const ResourceAmountInput = builder.inputType('ResourceAmountInput', {
+  description: 'An amount of one resource class.',
   fields: (t) => ({
-    resourceClass: t.string({ required: true }),
-    amount: t.int({ required: true }),
+    resourceClass: t.string({ description: 'The resource class name.', required: true }),
+    amount: t.int({ description: 'The units, at least 1.', required: true }),
   }),
 });
 

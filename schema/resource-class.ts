@@ -4,9 +4,10 @@ import { builder } from './builder';
 
 /** GraphQL ResourceClass. */
 export const ResourceClass = builder.objectRef<ResourceClassRecord>('ResourceClass').implement({
+  description: 'A kind of resource (standard like VCPU, or CUSTOM_*).',
   fields: (t) => ({
-    name: t.exposeString('name'),
-    custom: t.exposeBoolean('custom'),
+    name: t.exposeString('name', { description: 'The class name.' }),
+    custom: t.exposeBoolean('custom', { description: 'True for CUSTOM_* classes.' }),
   }),
 });
 
@@ -21,6 +22,7 @@ builder.queryField('resourceClasses', (t) =>
 builder.mutationField('createResourceClass', (t) =>
   t.field({
     type: ResourceClass,
+    description: 'Creates a CUSTOM_ resource class (a 409 conflict when it already exists).',
     args: {
       name: t.arg.string({
         required: true,
@@ -33,6 +35,7 @@ builder.mutationField('createResourceClass', (t) =>
 
 builder.mutationField('deleteResourceClass', (t) =>
   t.string({
+    description: 'Deletes a CUSTOM_ resource class no inventory uses; answers its name.',
     args: {
       name: t.arg.string({
         required: true,

@@ -12,13 +12,14 @@ export const ResourceProvider = builder.objectRef<ResourceProviderRecord>('Resou
 ResourceProvider.implement({
   description: 'One node of a provider tree: a compute host, a NUMA cell, a shared storage pool...',
   fields: (t) => ({
-    uuid: t.exposeID('uuid'),
-    name: t.exposeString('name'),
+    uuid: t.exposeID('uuid', { description: 'The provider uuid.' }),
+    name: t.exposeString('name', { description: 'Its unique name.' }),
     generation: t.exposeInt('generation', {
       description:
         'Incremented by every write to the provider; writes that take a generation fail with placement.concurrent_update when it is stale.',
     }),
     parent: t.field({
+      description: 'Its parent provider, or null for a root.',
       type: ResourceProvider,
       nullable: true,
       resolve: (rp, _args, ctx) =>
@@ -47,6 +48,7 @@ ResourceProvider.implement({
 });
 
 const CreateResourceProviderInput = builder.inputType('CreateResourceProviderInput', {
+  description: 'A new provider.',
   fields: (t) => ({
     name: t.string({ required: true, description: '1 to 200 characters, unique.' }),
     uuid: t.id({ required: false, description: 'Generated when omitted.' }),
@@ -55,9 +57,13 @@ const CreateResourceProviderInput = builder.inputType('CreateResourceProviderInp
 });
 
 const UpdateResourceProviderInput = builder.inputType('UpdateResourceProviderInput', {
+  description: "A provider's new name and parent.",
   fields: (t) => ({
-    uuid: t.id({ required: true }),
-    name: t.string({ required: true }),
+    uuid: t.id({ description: 'The provider to update.', required: true }),
+    name: t.string({
+      description: "Its name afterwards (required, as in Placement's PUT).",
+      required: true,
+    }),
     parentUuid: t.id({
       required: false,
       description:

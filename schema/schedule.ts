@@ -28,10 +28,20 @@ const ScheduleInput = builder.inputType('ScheduleInput', {
       required: true,
       description: 'One consumer per instance to place (multi-create).',
     }),
-    projectId: t.string({ required: true }),
-    userId: t.string({ required: true }),
-    consumerType: t.string({ required: false }),
-    request: t.field({ type: AllocationCandidatesRequest, required: true }),
+    projectId: t.string({
+      description: "The consumers' project (quota and project scope apply).",
+      required: true,
+    }),
+    userId: t.string({ description: "The consumers' user.", required: true }),
+    consumerType: t.string({
+      description: "The consumers' type (INSTANCE when absent).",
+      required: false,
+    }),
+    request: t.field({
+      description: 'What each consumer needs.',
+      type: AllocationCandidatesRequest,
+      required: true,
+    }),
     extraSpecs: t.field({
       type: [KeyValueInput],
       required: false,
@@ -47,8 +57,9 @@ const ScheduleInput = builder.inputType('ScheduleInput', {
 });
 
 const Selection = builder.objectRef<SelectionRecord>('Selection').implement({
+  description: 'Where one consumer was placed.',
   fields: (t) => ({
-    consumerUuid: t.exposeID('consumerUuid'),
+    consumerUuid: t.exposeID('consumerUuid', { description: 'The consumer placed.' }),
     host: t.field({
       type: ResourceProvider,
       nullable: true,
@@ -56,7 +67,11 @@ const Selection = builder.objectRef<SelectionRecord>('Selection').implement({
         "The chosen host's root provider (null when none). After `schedule`, as this consumer's claim left it: in a multi-create, a later claim on the same host bumps its generation again.",
       resolve: (s, _a, ctx) => s.host ?? (s.hostUuid ? providerOrThrow(ctx, s.hostUuid) : null),
     }),
-    allocations: t.field({ type: [ProviderResources], resolve: (s) => [...s.allocations] }),
+    allocations: t.field({
+      description: 'What was claimed, per provider (empty when no host fitted).',
+      type: [ProviderResources],
+      resolve: (s) => [...s.allocations],
+    }),
     reason: t.string({
       nullable: true,
       description: 'Why no host was chosen (null on success).',
@@ -66,24 +81,31 @@ const Selection = builder.objectRef<SelectionRecord>('Selection').implement({
 });
 
 const Rejection = builder.objectRef<{ host: string; reason: string }>('Rejection').implement({
+  description: 'A host a filter removed, and why.',
   fields: (t) => ({
     host: t.field({
+      description: 'The host removed.',
       type: ResourceProvider,
       resolve: (r, _a, ctx) => providerOrThrow(ctx, r.host),
     }),
-    reason: t.exposeString('reason'),
+    reason: t.exposeString('reason', { description: 'Why the filter removed it.' }),
   }),
 });
 
 const FilterStep = builder
   .objectRef<ScheduleOutcome['explanation']['filters'][number]>('FilterStep')
   .implement({
+    description: 'What one filter did.',
     fields: (t) => ({
-      filter: t.string({ resolve: (f) => f.plugin }),
-      before: t.exposeInt('before'),
-      after: t.exposeInt('after'),
-      rejections: t.field({ type: [Rejection], resolve: (f) => [...f.rejections] }),
-      durationMs: t.float({ resolve: (f) => f.durationMs }),
+      filter: t.string({ description: "The filter's name.", resolve: (f) => f.plugin }),
+      before: t.exposeInt('before', { description: 'Hosts before it.' }),
+      after: t.exposeInt('after', { description: 'Hosts after it.' }),
+      rejections: t.field({
+        description: 'The hosts it removed, and why.',
+        type: [Rejection],
+        resolve: (f) => [...f.rejections],
+      }),
+      durationMs: t.float({ description: 'Time it took.', resolve: (f) => f.durationMs }),
       failure: t.string({
         nullable: true,
         description:
@@ -96,30 +118,53 @@ const FilterStep = builder
 const WeigherScore = builder
   .objectRef<RankedHostRecord['components'][number]>('WeigherScore')
   .implement({
+    description: "One weigher's contribution to a host's weight.",
     fields: (t) => ({
-      weigher: t.exposeString('weigher'),
-      raw: t.exposeFloat('raw'),
-      normalized: t.float({ resolve: (w) => w.normalised }),
-      multiplier: t.exposeFloat('multiplier'),
+      weigher: t.exposeString('weigher', { description: "The weigher's name." }),
+      raw: t.exposeFloat('raw', { description: 'Its raw score for the host.' }),
+      normalized: t.float({
+        description: 'The score normalised to 0..1 across hosts.',
+        resolve: (w) => w.normalised,
+      }),
+      multiplier: t.exposeFloat('multiplier', { description: 'Its configured multiplier.' }),
     }),
   });
 
 const RankedHost = builder.objectRef<RankedHostRecord>('RankedHost').implement({
+  description: 'A host in the final order, with its weights.',
   fields: (t) => ({
     host: t.field({
+      description: 'The host.',
       type: ResourceProvider,
       resolve: (r, _a, ctx) => providerOrThrow(ctx, r.host.uuid),
     }),
-    weight: t.exposeFloat('weight'),
-    weights: t.field({ type: [WeigherScore], resolve: (r) => [...r.components] }),
+    weight: t.exposeFloat('weight', { description: 'Its total weight (higher ranks first).' }),
+    weights: t.field({
+      description: "Each weigher's contribution.",
+      type: [WeigherScore],
+      resolve: (r) => [...r.components],
+    }),
   }),
 });
 
 const Schedule = builder.objectRef<ScheduleOutcome>('Schedule').implement({
+  description: 'The outcome of a scheduling run: selections, and how they were reached.',
   fields: (t) => ({
-    selections: t.field({ type: [Selection], resolve: (s) => [...s.selections] }),
-    filterSteps: t.field({ type: [FilterStep], resolve: (s) => [...s.explanation.filters] }),
-    ranking: t.field({ type: [RankedHost], resolve: (s) => [...s.ranking] }),
+    selections: t.field({
+      description: 'One per consumer, in request order.',
+      type: [Selection],
+      resolve: (s) => [...s.selections],
+    }),
+    filterSteps: t.field({
+      description: 'What each filter did.',
+      type: [FilterStep],
+      resolve: (s) => [...s.explanation.filters],
+    }),
+    ranking: t.field({
+      description: 'The hosts left, best first.',
+      type: [RankedHost],
+      resolve: (s) => [...s.ranking],
+    }),
     amendments: t.stringList({
       description: 'Pre-candidate request changes made by plugins (e.g. forbidden aggregates).',
       resolve: (s) => s.explanation.amendments.map((a) => `${a.plugin}: ${JSON.stringify(a)}`),
@@ -191,24 +236,44 @@ builder.mutationField('schedule', (t) =>
   }),
 );
 
-const PluginKind = builder.enumType('PluginKind', { values: ['FILTER', 'WEIGHER'] as const });
+const PluginKind = builder.enumType('PluginKind', {
+  description: "A scheduler plugin's role.",
+  values: {
+    FILTER: { description: 'Removes hosts that do not fit.' },
+    WEIGHER: { description: 'Scores hosts; the highest total wins.' },
+  } as const,
+});
 
 const SchedulerPlugin = builder
   .objectRef<PluginInfo & { config: unknown }>('SchedulerPlugin')
   .implement({
+    description: 'A filter or weigher this replica knows.',
     fields: (t) => ({
-      name: t.exposeString('name'),
+      name: t.exposeString('name', { description: "The plugin's NAME." }),
       kind: t.field({
+        description: 'Filter or weigher.',
         type: PluginKind,
         resolve: (p) => (p.kind === 'filter' ? 'FILTER' : 'WEIGHER'),
       }),
-      enabled: t.boolean({ resolve: (p) => p.position !== null }),
-      position: t.int({ nullable: true, resolve: (p) => p.position }),
+      enabled: t.boolean({
+        description: "True when it runs in this replica's pipeline.",
+        resolve: (p) => p.position !== null,
+      }),
+      position: t.int({
+        description: 'Its place in the pipeline (null when disabled).',
+        nullable: true,
+        resolve: (p) => p.position,
+      }),
       source: t.string({
         description: "'builtin' or the operator plugin's file.",
         resolve: (p) => p.source,
       }),
-      config: t.field({ type: 'JSON', nullable: true, resolve: (p) => p.config ?? null }),
+      config: t.field({
+        description: 'Its configuration (BERTH_SCHEDULER_CONFIG), or null.',
+        type: 'JSON',
+        nullable: true,
+        resolve: (p) => p.config ?? null,
+      }),
     }),
   });
 

@@ -6,23 +6,29 @@ import { ResourceProvider } from './resource-provider';
 
 /** GraphQL Trait. */
 export const Trait = builder.objectRef<TraitRecord>('Trait').implement({
+  description: 'A qualitative property of a provider (standard or CUSTOM_*).',
   fields: (t) => ({
-    name: t.exposeString('name'),
-    custom: t.exposeBoolean('custom'),
+    name: t.exposeString('name', { description: 'The trait name.' }),
+    custom: t.exposeBoolean('custom', { description: 'True for CUSTOM_* traits.' }),
   }),
 });
 
 const TraitFilter = builder.inputType('TraitFilter', {
+  description: 'Which traits to list; all conditions hold.',
   fields: (t) => ({
-    nameIn: t.stringList({ required: false }),
-    startsWith: t.string({ required: false }),
-    associated: t.boolean({ required: false }),
+    nameIn: t.stringList({ description: 'Only these names.', required: false }),
+    startsWith: t.string({ description: 'Only names with this prefix.', required: false }),
+    associated: t.boolean({
+      description: 'True: only traits some provider has; false: only traits none has.',
+      required: false,
+    }),
   }),
 });
 
 builder.queryField('traits', (t) =>
   t.field({
     type: [Trait],
+    description: 'Traits (standard and CUSTOM_*), by name.',
     args: {
       filter: t.arg({
         type: TraitFilter,
@@ -43,6 +49,7 @@ builder.queryField('traits', (t) =>
 builder.mutationField('createTrait', (t) =>
   t.field({
     type: Trait,
+    description: 'Creates a CUSTOM_ trait (a 409 conflict when it already exists).',
     args: {
       name: t.arg.string({
         required: true,
@@ -55,6 +62,7 @@ builder.mutationField('createTrait', (t) =>
 
 builder.mutationField('deleteTrait', (t) =>
   t.string({
+    description: 'Deletes a CUSTOM_ trait no provider has; answers its name.',
     args: {
       name: t.arg.string({ required: true, description: 'A CUSTOM_ trait no provider has.' }),
     },

@@ -13,9 +13,11 @@ import { saturatedInt, saturatedReason } from './safe-int';
 
 /** GraphQL ResourceUsage: units of one class in use. */
 export const ResourceUsage = builder.objectRef<UsageRecord>('ResourceUsage').implement({
+  description: 'Units of one resource class in use.',
   fields: (t) => ({
-    resourceClass: t.exposeString('resourceClass'),
+    resourceClass: t.exposeString('resourceClass', { description: 'The resource class.' }),
     used: t.int({
+      description: 'Units in use, saturated at 2147483647.',
       deprecationReason: saturatedReason('usedExact'),
       resolve: (u) => saturatedInt(u.used),
     }),
@@ -39,16 +41,22 @@ builder.objectField(ResourceProvider, 'usages', (t) =>
 const ConsumerTypeUsage = builder
   .objectRef<ConsumerTypeUsageRecord>('ConsumerTypeUsage')
   .implement({
+    description: 'Usage of the consumers of one type.',
     fields: (t) => ({
       consumerType: t.exposeString('consumerType', {
         description: "The type name, or 'unknown' for consumers written without one.",
       }),
-      consumerCount: t.exposeInt('consumerCount'),
-      usages: t.field({ type: [ResourceUsage], resolve: (u) => u.usages }),
+      consumerCount: t.exposeInt('consumerCount', { description: 'Consumers of this type.' }),
+      usages: t.field({
+        description: 'Their usage per class.',
+        type: [ResourceUsage],
+        resolve: (u) => u.usages,
+      }),
     }),
   });
 
 const UsageReport = builder.objectRef<UsageReportRecord>('UsageReport').implement({
+  description: 'Usage totals of a project (or user), overall and per consumer type.',
   fields: (t) => ({
     byConsumerType: t.field({
       type: [ConsumerTypeUsage],
@@ -56,7 +64,11 @@ const UsageReport = builder.objectRef<UsageReportRecord>('UsageReport').implemen
         'One row per consumer type (Placement 1.38 grouping), plus the overall totals in `total`.',
       resolve: (r) => r.byConsumerType,
     }),
-    total: t.field({ type: [ResourceUsage], resolve: (r) => r.total }),
+    total: t.field({
+      description: 'All consumers together, per class.',
+      type: [ResourceUsage],
+      resolve: (r) => r.total,
+    }),
   }),
 });
 

@@ -7,14 +7,17 @@ const Version = builder
   .implement({
     description: 'berth and the Placement microversion whose semantics it implements.',
     fields: (t) => ({
-      berth: t.exposeString('berth'),
-      placementMicroversion: t.exposeString('placementMicroversion'),
+      berth: t.exposeString('berth', { description: "berth's version." }),
+      placementMicroversion: t.exposeString('placementMicroversion', {
+        description: 'The highest Placement microversion the REST facade serves.',
+      }),
     }),
   });
 
 builder.queryField('version', (t) =>
   t.field({
     type: Version,
+    description: 'The server version and the Placement microversion it implements.',
     resolve: () => ({ berth: BERTH_VERSION, placementMicroversion: MAX_MICROVERSION }),
   }),
 );

@@ -4,6 +4,7 @@
 import type { AggregateRecord } from '../src/placement/types';
 import { normalizeUuidOrThrow } from '../src/placement/uuid';
 import { builder } from './builder';
+import { flatProviderArgs, inputOrFlat, USE_INPUT } from './mutation-input';
 import { ResourceProvider } from './resource-provider';
 
 const KeyValue = builder
@@ -85,28 +86,62 @@ builder.queryField('aggregates', (t) =>
   }),
 );
 
+const SetAggregateMetadataInput = builder.inputType('SetAggregateMetadataInput', {
+  description: "An aggregate's metadata (and optionally its name).",
+  fields: (t) => ({
+    uuid: t.id({ required: true, description: 'The aggregate uuid.' }),
+    name: t.string({
+      required: false,
+      description:
+        'A display name (Nova host aggregate name); omitted keeps the name, null clears it.',
+    }),
+    metadata: t.field({
+      type: [KeyValueInput],
+      required: true,
+      description: 'The whole metadata set: keys not listed are removed.',
+    }),
+  }),
+});
+
 builder.mutationField('setAggregateMetadata', (t) =>
   t.field({
     type: Aggregate,
     description:
-      'Nova host-aggregate metadata, read by scheduler filters. Creates the aggregate if needed. Replaces all metadata; `name` omitted keeps the name, null clears it.',
+      'Nova host-aggregate metadata, read by scheduler filters. Creates the aggregate if needed. Replaces all metadata.',
     args: {
-      uuid: t.arg.id({ required: true, description: 'The aggregate uuid.' }),
+      input: t.arg({
+        type: SetAggregateMetadataInput,
+        required: false,
+        description: 'The aggregate, its metadata and name.',
+      }),
+      uuid: t.arg.id({
+        required: false,
+        description: 'The aggregate uuid.',
+        deprecationReason: USE_INPUT,
+      }),
       name: t.arg.string({
         required: false,
-        description: 'A display name (Nova host aggregate name); null keeps none.',
+        description: 'A display name; omitted keeps the name, null clears it.',
+        deprecationReason: USE_INPUT,
       }),
       metadata: t.arg({
         type: [KeyValueInput],
-        required: true,
+        required: false,
         description: 'The whole metadata set: keys not listed are removed.',
+        deprecationReason: USE_INPUT,
       }),
     },
     resolve: async (_root, args, ctx) => {
+      const input = inputOrFlat<typeof SetAggregateMetadataInput.$inferInput>(
+        'setAggregateMetadata',
+        args,
+        ['uuid', 'name', 'metadata'],
+        ['uuid', 'metadata'],
+      );
       const aggregate = await ctx.services.aggregates.setMetadata(
-        args.uuid,
-        args.name,
-        args.metadata,
+        input.uuid,
+        input.name,
+        input.metadata,
       );
       ctx.loaders.clearAll();
       ctx.loaders.aggregateByUuid.prime(aggregate.uuid, aggregate);
@@ -115,28 +150,51 @@ builder.mutationField('setAggregateMetadata', (t) =>
   }),
 );
 
+const SetProviderAggregatesInput = builder.inputType('SetProviderAggregatesInput', {
+  description: 'The whole set of aggregates of one provider.',
+  fields: (t) => ({
+    providerUuid: t.id({ required: true, description: 'The provider.' }),
+    aggregates: t.idList({
+      required: true,
+      description: 'The whole set of aggregate uuids the provider belongs to afterwards.',
+    }),
+    generation: t.int({
+      required: true,
+      description:
+        'The provider generation you read (compare-and-swap: placement.concurrent_update when it moved).',
+    }),
+  }),
+});
+
 builder.mutationField('setProviderAggregates', (t) =>
   t.field({
     type: ResourceProvider,
     description:
       'Replaces the aggregates of a provider (PUT /resource_providers/{uuid}/aggregates, 1.19+).',
     args: {
-      providerUuid: t.arg.id({ required: true, description: 'The provider.' }),
-      aggregates: t.arg.idList({
-        required: true,
-        description: 'The whole set of aggregate uuids the provider belongs to afterwards.',
+      input: t.arg({
+        type: SetProviderAggregatesInput,
+        required: false,
+        description: 'The provider, its aggregates and generation.',
       }),
-      generation: t.arg.int({
-        required: true,
-        description:
-          'The provider generation you read (compare-and-swap: placement.concurrent_update when it moved).',
+      ...flatProviderArgs(t.arg),
+      aggregates: t.arg.idList({
+        required: false,
+        description: 'The whole set of aggregate uuids afterwards.',
+        deprecationReason: USE_INPUT,
       }),
     },
     resolve: async (_root, args, ctx) => {
+      const input = inputOrFlat<typeof SetProviderAggregatesInput.$inferInput>(
+        'setProviderAggregates',
+        args,
+        ['providerUuid', 'aggregates', 'generation'],
+        ['providerUuid', 'aggregates', 'generation'],
+      );
       const { provider } = await ctx.services.aggregates.setForProvider(
-        args.providerUuid,
-        args.generation,
-        args.aggregates,
+        input.providerUuid,
+        input.generation,
+        input.aggregates,
       );
       ctx.loaders.clearAll();
       ctx.loaders.primeProviders([provider]);

@@ -105,13 +105,13 @@ export function toCandidateRequestOrThrow(input: RequestInput): CandidateRequest
     if (suffixes.has(g.suffix)) {
       throw new BadRequestError(
         `Request group suffix '${g.suffix}' appears more than once.`,
-        ErrorCode.QUERYPARAM_BAD_VALUE,
+        ErrorCode.INVALID_INPUT,
       );
     }
     if (!isGroupSuffix(g.suffix)) {
       throw new BadRequestError(
         `Invalid request group suffix '${g.suffix}'.`,
-        ErrorCode.QUERYPARAM_BAD_VALUE,
+        ErrorCode.INVALID_INPUT,
       );
     }
     suffixes.add(g.suffix);
@@ -121,7 +121,7 @@ export function toCandidateRequestOrThrow(input: RequestInput): CandidateRequest
       suffix: g.suffix,
       resources: resourceMapOrThrow(g.resources, `group '${g.suffix}'`, {
         minAmount: 1,
-        code: ErrorCode.QUERYPARAM_BAD_VALUE,
+        code: ErrorCode.INVALID_INPUT,
       }),
       requiredTraits: traits.required,
       forbiddenTraits: traits.forbidden,
@@ -134,7 +134,7 @@ export function toCandidateRequestOrThrow(input: RequestInput): CandidateRequest
   if (input.limit !== null && input.limit !== undefined && input.limit < 1) {
     throw new BadRequestError(
       `limit must be a positive integer (got ${input.limit}).`,
-      ErrorCode.QUERYPARAM_BAD_VALUE,
+      ErrorCode.INVALID_INPUT,
     );
   }
   return {
@@ -156,6 +156,7 @@ export async function providerOrThrow(ctx: Context, uuid: string): Promise<Resou
   if (!rp) {
     throw new BadRequestError(
       `Resource provider ${uuid} was deleted while the request ran; retry.`,
+      ErrorCode.CONCURRENT_DELETE,
     );
   }
   return rp;

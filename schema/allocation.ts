@@ -6,6 +6,7 @@ import type { AllocationRecord } from '../src/placement/types';
 import { normalizeUuidOrThrow } from '../src/placement/uuid';
 import { builder } from './builder';
 import { Consumer } from './consumer';
+import { inputOrFlat, USE_INPUT } from './mutation-input';
 import { ResourceAmountInput, resourceMapOrThrow } from './resource-amount';
 import { ResourceProvider } from './resource-provider';
 
@@ -35,7 +36,10 @@ export const Allocation = builder.objectRef<AllocationRecord>('Allocation').impl
       resolve: async (a, _args, ctx) => {
         const consumer = await ctx.loaders.consumerById.load(a.consumerId);
         if (!consumer) {
-          throw new NotFoundError(`Consumer ${a.consumerUuid} was deleted concurrently.`);
+          throw new NotFoundError(
+            `Consumer ${a.consumerUuid} was deleted concurrently.`,
+            ErrorCode.CONSUMER_NOT_FOUND,
+          );
         }
         return consumer;
       },
@@ -144,18 +148,33 @@ builder.mutationField('setAllocations', (t) =>
   }),
 );
 
+const DeleteAllocationsInput = builder.inputType('DeleteAllocationsInput', {
+  description: 'The consumer whose allocations are released.',
+  fields: (t) => ({
+    consumerUuid: t.id({ required: true, description: 'The consumer.' }),
+  }),
+});
+
 builder.mutationField('deleteAllocations', (t) =>
   t.id({
     description:
       'DELETE /allocations/{consumer_uuid}: removes every allocation of the consumer; returns its uuid.',
     args: {
+      input: t.arg({ type: DeleteAllocationsInput, required: false, description: 'The consumer.' }),
       consumerUuid: t.arg.id({
-        required: true,
+        required: false,
         description: 'The consumer whose allocations are released.',
+        deprecationReason: USE_INPUT,
       }),
     },
     resolve: async (_root, args, ctx) => {
-      const uuid = normalizeUuidOrThrow(args.consumerUuid, 'consumer uuid');
+      const input = inputOrFlat<typeof DeleteAllocationsInput.$inferInput>(
+        'deleteAllocations',
+        args,
+        ['consumerUuid'],
+        ['consumerUuid'],
+      );
+      const uuid = normalizeUuidOrThrow(String(input.consumerUuid), 'consumer uuid');
       await ctx.services.allocations.deleteForConsumer(uuid);
       ctx.loaders.clearAll();
       return uuid;

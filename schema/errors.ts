@@ -2,7 +2,20 @@
 // else is masked as "Unexpected error." (stack traces never reach clients).
 import { GraphQLError } from 'graphql';
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailableError } from '../src/db/unavailable';
-import { isPlacementError, UnavailableError } from '../src/placement/errors';
+import { ErrorCode, isPlacementError, UnavailableError } from '../src/placement/errors';
+import { graphqlWording } from './error-wording';
+
+/** Placement's query-string codes: GraphQL has no query string, so they read as invalid input. */
+const QUERY_STRING_CODES: ReadonlySet<string> = new Set([
+  ErrorCode.QUERYPARAM_BAD_VALUE,
+  ErrorCode.QUERYPARAM_MISSING_VALUE,
+  ErrorCode.ILLEGAL_DUPLICATE_QUERYPARAM,
+]);
+
+/** The extensions.code a GraphQL caller receives for a domain error code. */
+export function graphqlCode(code: string): string {
+  return QUERY_STRING_CODES.has(code) ? ErrorCode.INVALID_INPUT : code;
+}
 
 /** yoga `maskedErrors.maskError`: keeps domain errors, masks the rest. */
 export function maskError(error: unknown, message: string): Error {
@@ -12,10 +25,10 @@ export function maskError(error: unknown, message: string): Error {
     ? new UnavailableError(DATABASE_UNAVAILABLE)
     : raw;
   if (isPlacementError(original)) {
-    return new GraphQLError(original.message, {
+    return new GraphQLError(graphqlWording(original.message), {
       nodes: error instanceof GraphQLError ? error.nodes : undefined,
       path: error instanceof GraphQLError ? error.path : undefined,
-      extensions: { code: original.code, status: original.status },
+      extensions: { code: graphqlCode(original.code), status: original.status },
     });
   }
   if (

@@ -3,6 +3,7 @@
 import type { InventoryInput as InventoryInputRecord } from '../src/placement/inventory-rules';
 import type { InventoryRecord } from '../src/placement/types';
 import { builder } from './builder';
+import { flatProviderArgs, inputOrFlat, USE_INPUT } from './mutation-input';
 import { ResourceProvider } from './resource-provider';
 import { saturatedInt, saturatedReason } from './safe-int';
 
@@ -135,28 +136,51 @@ builder.mutationField('setInventories', (t) =>
   }),
 );
 
+const DeleteInventoryInput = builder.inputType('DeleteInventoryInput', {
+  description: 'One inventory of one provider.',
+  fields: (t) => ({
+    providerUuid: t.id({ required: true, description: 'The provider.' }),
+    resourceClass: t.string({
+      required: true,
+      description:
+        'The class whose inventory is removed (refused with placement.inventory.inuse while allocated).',
+    }),
+    generation: t.int({
+      required: true,
+      description: 'The provider generation you read (compare-and-swap).',
+    }),
+  }),
+});
+
 builder.mutationField('deleteInventory', (t) =>
   t.field({
     type: ResourceProvider,
     description:
-      'DELETE /resource_providers/{uuid}/inventories/{class}. Fails with placement.inventory.inuse while allocations use it.',
+      'DELETE /resource_providers/{uuid}/inventories/{class}. Fails with placement.inventory.inuse while allocations use it. Returns the provider afterwards.',
     args: {
-      providerUuid: t.arg.id({ required: true, description: 'The provider.' }),
-      resourceClass: t.arg.string({
-        required: true,
-        description:
-          'The class whose inventory is removed (refused with placement.inventory.inuse while allocated).',
+      input: t.arg({
+        type: DeleteInventoryInput,
+        required: false,
+        description: 'The provider, class and generation.',
       }),
-      generation: t.arg.int({
-        required: true,
-        description: 'The provider generation you read (compare-and-swap).',
+      ...flatProviderArgs(t.arg),
+      resourceClass: t.arg.string({
+        required: false,
+        description: 'The class whose inventory is removed.',
+        deprecationReason: USE_INPUT,
       }),
     },
     resolve: async (_root, args, ctx) => {
+      const input = inputOrFlat<typeof DeleteInventoryInput.$inferInput>(
+        'deleteInventory',
+        args,
+        ['providerUuid', 'resourceClass', 'generation'],
+        ['providerUuid', 'resourceClass', 'generation'],
+      );
       const { provider, inventories } = await ctx.services.inventories.delete(
-        args.providerUuid,
-        args.resourceClass,
-        args.generation,
+        String(input.providerUuid),
+        input.resourceClass,
+        input.generation,
       );
       ctx.loaders.clearAll();
       ctx.loaders.primeProviders([provider]);

@@ -9,6 +9,7 @@ import {
 } from '../src/import/import-service';
 import type { SkippedInventory as SkippedInventoryRecord } from '../src/import/legacy-compute-node';
 import { builder } from './builder';
+import { inputOrFlat, USE_INPUT } from './mutation-input';
 
 /** GraphQL ImportAction: what happened to one row. */
 const ACTION_TEXT: Record<ImportActionValue, string> = {
@@ -132,38 +133,73 @@ const ImportComputeNodesOptions = builder.inputType('ImportComputeNodesOptions',
   }),
 });
 
+const ImportComputeNodesInput = builder.inputType('ImportComputeNodesInput', {
+  description: 'Legacy compute_nodes rows and how to import them.',
+  fields: (t) => ({
+    rows: t.field({
+      type: 'JSON',
+      required: true,
+      description: "Nova compute_nodes rows as JSON objects (the legacy table's columns).",
+    }),
+    dryRun: t.boolean({
+      required: false,
+      defaultValue: false,
+      description: 'Report what would change without writing anything.',
+    }),
+    options: t.field({
+      type: ImportComputeNodesOptions,
+      required: false,
+      description: 'Allocation ratios, reserved amounts and PCI settings to apply.',
+    }),
+  }),
+});
+
 builder.mutationField('importComputeNodes', (t) =>
   t.field({
     type: ImportSummary,
     description:
       "Imports legacy Nova compute_nodes rows (JSON objects with Nova's column names; optional pci_devices array per row): one provider per row, one transaction per row, idempotent.",
     args: {
+      input: t.arg({
+        type: ImportComputeNodesInput,
+        required: false,
+        description: 'The rows, and how to import them.',
+      }),
       rows: t.arg({
         type: 'JSON',
-        required: true,
+        required: false,
         description: "Nova compute_nodes rows as JSON objects (the legacy table's columns).",
+        deprecationReason: USE_INPUT,
       }),
       dryRun: t.arg.boolean({
         required: false,
-        defaultValue: false,
         description: 'Report what would change without writing anything.',
+        deprecationReason: USE_INPUT,
       }),
       options: t.arg({
         type: ImportComputeNodesOptions,
         required: false,
         description: 'Allocation ratios, reserved amounts and PCI settings to apply.',
+        deprecationReason: USE_INPUT,
       }),
     },
-    resolve: (_root, args, ctx) =>
-      new ComputeNodeImporter(ctx.services).fromRows(args.rows, {
-        dryRun: args.dryRun ?? false,
-        sharedStorageHosts: args.options?.sharedStorageHosts ?? undefined,
+    resolve: (_root, args, ctx) => {
+      const input = inputOrFlat<typeof ImportComputeNodesInput.$inferInput>(
+        'importComputeNodes',
+        args,
+        ['rows', 'dryRun', 'options'],
+        ['rows'],
+      );
+      return new ComputeNodeImporter(ctx.services).fromRows(input.rows, {
+        dryRun: input.dryRun ?? false,
+        sharedStorageHosts: input.options?.sharedStorageHosts ?? undefined,
         pciMaxUnit: Object.fromEntries(
-          (args.options?.pciMaxUnit ?? []).map((p) => [p.resourceClass, p.maxUnit]),
+          (input.options?.pciMaxUnit ?? []).map((p) => [p.resourceClass, p.maxUnit]),
         ),
-        reservedHostCpus: args.options?.reservedHostCpus ?? undefined,
-        reservedHostMemoryMb: args.options?.reservedHostMemoryMb ?? undefined,
-        reservedHostDiskMb: args.options?.reservedHostDiskMb ?? undefined,
-      }),
+        reservedHostCpus: input.options?.reservedHostCpus ?? undefined,
+        reservedHostMemoryMb: input.options?.reservedHostMemoryMb ?? undefined,
+        reservedHostDiskMb: input.options?.reservedHostDiskMb ?? undefined,
+      });
+    },
   }),
 );

@@ -13,6 +13,7 @@ import {
   providerPage,
   ResourceProviderConnection,
 } from './resource-provider-connection';
+import { addTotalCount, withCount } from './total-count';
 
 function cursorOf(kind: string, id: number): string {
   return Buffer.from(`${kind}:${id}`).toString('base64');
@@ -25,7 +26,7 @@ function afterIdOrThrow(kind: string, cursor: string | null | undefined): number
   const text = Buffer.from(cursor, 'base64').toString('utf8');
   const id = text.startsWith(`${kind}:`) ? Number(text.slice(kind.length + 1)) : Number.NaN;
   if (!Number.isSafeInteger(id) || id < 0 || cursorOf(kind, id) !== cursor) {
-    throw new BadRequestError(`Invalid cursor '${cursor}'.`, ErrorCode.QUERYPARAM_BAD_VALUE);
+    throw new BadRequestError(`Invalid cursor '${cursor}'.`, ErrorCode.INVALID_INPUT);
   }
   return id;
 }
@@ -82,6 +83,7 @@ const ConsumerConnection = builder.connectionObject(
   },
   { name: 'ConsumerEdge' },
 );
+addTotalCount(ConsumerConnection);
 
 builder.queryField('consumers', (t) =>
   t.field({
@@ -95,19 +97,22 @@ builder.queryField('consumers', (t) =>
     },
     resolve: async (_r, args, ctx) => {
       const limit = pageSizeOrThrow(args.first);
-      const rows: ConsumerRecord[] = await ctx.services.listings.consumers(
-        {
-          projectId: args.filter?.projectId ?? undefined,
-          userId: args.filter?.userId ?? undefined,
-          consumerType: args.filter?.consumerType ?? undefined,
-          providerUuid: args.filter?.providerUuid ?? undefined,
-        },
-        { afterId: afterIdOrThrow('Consumer', args.after), limit: limit + 1 },
-      );
+      const filter = {
+        projectId: args.filter?.projectId ?? undefined,
+        userId: args.filter?.userId ?? undefined,
+        consumerType: args.filter?.consumerType ?? undefined,
+        providerUuid: args.filter?.providerUuid ?? undefined,
+      };
+      const rows: ConsumerRecord[] = await ctx.services.listings.consumers(filter, {
+        afterId: afterIdOrThrow('Consumer', args.after),
+        limit: limit + 1,
+      });
       for (const c of rows) {
         ctx.loaders.consumerById.prime(c.id, c);
       }
-      return connectionOf('Consumer', rows, limit);
+      return withCount(connectionOf('Consumer', rows, limit), () =>
+        ctx.services.listings.countConsumers(filter),
+      );
     },
   }),
 );
@@ -142,6 +147,7 @@ const ProjectConnection = builder.connectionObject(
   },
   { name: 'ProjectEdge' },
 );
+addTotalCount(ProjectConnection);
 
 builder.queryField('projects', (t) =>
   t.field({
@@ -158,7 +164,9 @@ builder.queryField('projects', (t) =>
         afterId: afterIdOrThrow('Project', args.after),
         limit: limit + 1,
       });
-      return connectionOf('Project', rows, limit);
+      return withCount(connectionOf('Project', rows, limit), () =>
+        ctx.services.listings.countProjects(),
+      );
     },
   }),
 );

@@ -2,8 +2,8 @@
 // doubling a consumer's allocations (Nova: compute confirm_resize / revert_resize, which drop the
 // migration consumer's source allocations or move them back).
 
+import type { MoveRecord } from '../src/placement/claims';
 import { normalizeUuidOrThrow } from '../src/placement/uuid';
-import type { MoveRecord } from '../src/scheduler/moves';
 import { ProviderResources, providerOrThrow } from './allocation-candidate';
 import { builder } from './builder';
 import { Consumer } from './consumer';

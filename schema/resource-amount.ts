@@ -22,7 +22,7 @@ export function resourceMapOrThrow(
   what: string,
   opts: { minAmount?: number; code?: ErrorCode } = {},
 ): Record<string, number> {
-  const code = opts.code ?? ErrorCode.DEFAULT;
+  const code = opts.code ?? ErrorCode.INVALID_INPUT;
   const out: Record<string, number> = {};
   for (const { resourceClass, amount } of amounts) {
     if (Object.hasOwn(out, resourceClass)) {

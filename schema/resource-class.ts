@@ -1,6 +1,7 @@
 // GraphQL: ResourceClass type, its query and mutations (upstream: handlers/resource_class.py).
 import type { ResourceClassRecord } from '../src/placement/types';
 import { builder } from './builder';
+import { CustomNameInput, customNameOf, USE_INPUT } from './mutation-input';
 
 /** GraphQL ResourceClass. */
 export const ResourceClass = builder.objectRef<ResourceClassRecord>('ResourceClass').implement({
@@ -22,14 +23,18 @@ builder.queryField('resourceClasses', (t) =>
 builder.mutationField('createResourceClass', (t) =>
   t.field({
     type: ResourceClass,
-    description: 'Creates a CUSTOM_ resource class (a 409 conflict when it already exists).',
+    description:
+      'Creates a CUSTOM_ resource class (berth.resource_class.exists when it already exists).',
     args: {
+      input: t.arg({ type: CustomNameInput, required: false, description: 'The class.' }),
       name: t.arg.string({
-        required: true,
-        description: 'A CUSTOM_ name (upper case letters, digits and underscores).',
+        required: false,
+        description: 'A CUSTOM_ name.',
+        deprecationReason: USE_INPUT,
       }),
     },
-    resolve: (_root, args, ctx) => ctx.services.resourceClasses.create(args.name),
+    resolve: (_root, args, ctx) =>
+      ctx.services.resourceClasses.create(customNameOf('createResourceClass', args)),
   }),
 );
 
@@ -37,14 +42,21 @@ builder.mutationField('deleteResourceClass', (t) =>
   t.string({
     description: 'Deletes a CUSTOM_ resource class no inventory uses; answers its name.',
     args: {
-      name: t.arg.string({
-        required: true,
+      input: t.arg({
+        type: CustomNameInput,
+        required: false,
         description: 'A CUSTOM_ class with no inventory left.',
+      }),
+      name: t.arg.string({
+        required: false,
+        description: 'A CUSTOM_ class with no inventory left.',
+        deprecationReason: USE_INPUT,
       }),
     },
     resolve: async (_root, args, ctx) => {
-      await ctx.services.resourceClasses.delete(args.name);
-      return args.name;
+      const name = customNameOf('deleteResourceClass', args);
+      await ctx.services.resourceClasses.delete(name);
+      return name;
     },
   }),
 );

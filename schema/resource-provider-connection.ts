@@ -7,6 +7,7 @@ import { builder } from './builder';
 import type { Context } from './context';
 import { ResourceAmountInput, resourceMapOrThrow } from './resource-amount';
 import { ResourceProvider } from './resource-provider';
+import { addTotalCount, withCount } from './total-count';
 
 /** Page size when `first` is omitted. */
 export const DEFAULT_PAGE_SIZE = 100;
@@ -28,7 +29,7 @@ export function decodeProviderCursorOrThrow(cursor: string): number {
   const text = Buffer.from(cursor, 'base64').toString('utf8');
   const id = text.startsWith(CURSOR_PREFIX) ? Number(text.slice(CURSOR_PREFIX.length)) : Number.NaN;
   if (!Number.isSafeInteger(id) || id < 0 || providerCursor(id) !== cursor) {
-    throw new BadRequestError(`Invalid cursor '${cursor}'.`, ErrorCode.QUERYPARAM_BAD_VALUE);
+    throw new BadRequestError(`Invalid cursor '${cursor}'.`, ErrorCode.INVALID_INPUT);
   }
   return id;
 }
@@ -47,7 +48,7 @@ function decodeRankCursorOrThrow(cursor: string): number {
   if (!Number.isSafeInteger(n) || n < 0 || rankCursor(n) !== cursor) {
     throw new BadRequestError(
       `Invalid cursor '${cursor}' for an ordered listing.`,
-      ErrorCode.QUERYPARAM_BAD_VALUE,
+      ErrorCode.INVALID_INPUT,
     );
   }
   return n;
@@ -80,7 +81,7 @@ export function pageSizeOrThrow(first: number | null | undefined): number {
   if (size < 0 || size > MAX_PAGE_SIZE) {
     throw new BadRequestError(
       `Invalid page size ${size}: first must be from 0 to ${MAX_PAGE_SIZE}.`,
-      ErrorCode.QUERYPARAM_BAD_VALUE,
+      ErrorCode.INVALID_INPUT,
     );
   }
   return size;
@@ -141,7 +142,7 @@ export function providerFilterOrThrow(f: FilterArg | null | undefined): Provider
     resources: f.resources
       ? resourceMapOrThrow(f.resources, 'the resources filter', {
           minAmount: 1,
-          code: ErrorCode.QUERYPARAM_BAD_VALUE,
+          code: ErrorCode.INVALID_INPUT,
         })
       : undefined,
   };
@@ -163,7 +164,7 @@ export async function providerPage(
   const page = rows.slice(0, limit);
   ctx.loaders.primeProviders(page);
   const edges = page.map((rp) => ({ cursor: providerCursor(rp.id), node: rp }));
-  return {
+  const connection = {
     edges,
     pageInfo: {
       hasNextPage: rows.length > limit,
@@ -172,6 +173,7 @@ export async function providerPage(
       endCursor: edges.at(-1)?.cursor ?? null,
     },
   };
+  return withCount(connection, () => ctx.services.providers.count(filter));
 }
 
 export const ResourceProviderConnection = builder.connectionObject(
@@ -183,6 +185,7 @@ export const ResourceProviderConnection = builder.connectionObject(
   },
   { name: 'ResourceProviderEdge' },
 );
+addTotalCount(ResourceProviderConnection);
 
 builder.queryField('resourceProviders', (t) =>
   t.field({
@@ -217,7 +220,7 @@ builder.queryField('resourceProviders', (t) =>
         const edges = nodes.flatMap((node, i) =>
           node ? [{ cursor: rankCursor(offset + i + 1), node }] : [],
         );
-        return {
+        const connection = {
           edges,
           pageInfo: {
             hasNextPage: ranked.length > offset + limit,
@@ -226,6 +229,7 @@ builder.queryField('resourceProviders', (t) =>
             endCursor: edges.at(-1)?.cursor ?? null,
           },
         };
+        return withCount(connection, async () => ranked.length);
       }
       return providerPage(ctx, providerFilterOrThrow(args.filter), limit, args.after);
     },

@@ -5,6 +5,7 @@ import { ErrorCode, NotFoundError } from '../src/placement/errors';
 import type { ResourceProviderRecord } from '../src/placement/types';
 import { normalizeUuidOrThrow } from '../src/placement/uuid';
 import { builder } from './builder';
+import { inputOrFlat, USE_INPUT } from './mutation-input';
 
 /** GraphQL ResourceProvider, backed by the plain provider record. */
 export const ResourceProvider = builder.objectRef<ResourceProviderRecord>('ResourceProvider');
@@ -61,8 +62,8 @@ const UpdateResourceProviderInput = builder.inputType('UpdateResourceProviderInp
   fields: (t) => ({
     uuid: t.id({ description: 'The provider to update.', required: true }),
     name: t.string({
-      description: "Its name afterwards (required, as in Placement's PUT).",
-      required: true,
+      description: 'Its new name; omitted or null: keep the name (re-parent only).',
+      required: false,
     }),
     parentUuid: t.id({
       required: false,
@@ -133,7 +134,7 @@ builder.mutationField('updateResourceProvider', (t) =>
     resolve: async (_root, { input }, ctx) => {
       const rp = await ctx.services.providers.update({
         uuid: input.uuid,
-        name: input.name,
+        name: input.name ?? undefined,
         parentUuid: input.parentUuid,
         generation: input.generation ?? undefined,
       });
@@ -144,18 +145,37 @@ builder.mutationField('updateResourceProvider', (t) =>
   }),
 );
 
+const DeleteResourceProviderInput = builder.inputType('DeleteResourceProviderInput', {
+  description: 'The provider to delete.',
+  fields: (t) => ({
+    uuid: t.id({ required: true, description: 'A provider with no allocations and no children.' }),
+  }),
+});
+
 builder.mutationField('deleteResourceProvider', (t) =>
   t.id({
     description:
       'DELETE /resource_providers/{uuid}; returns the uuid. Fails with placement.resource_provider.inuse (allocations) or placement.resource_provider.cannot_delete_parent (children).',
     args: {
-      uuid: t.arg.id({
-        required: true,
+      input: t.arg({
+        type: DeleteResourceProviderInput,
+        required: false,
         description: 'A provider with no allocations and no children.',
+      }),
+      uuid: t.arg.id({
+        required: false,
+        description: 'A provider with no allocations and no children.',
+        deprecationReason: USE_INPUT,
       }),
     },
     resolve: async (_root, args, ctx) => {
-      const uuid = normalizeUuidOrThrow(args.uuid, 'resource provider uuid');
+      const input = inputOrFlat<typeof DeleteResourceProviderInput.$inferInput>(
+        'deleteResourceProvider',
+        args,
+        ['uuid'],
+        ['uuid'],
+      );
+      const uuid = normalizeUuidOrThrow(String(input.uuid), 'resource provider uuid');
       await ctx.services.providers.delete(uuid);
       ctx.loaders.clearAll();
       return uuid;

@@ -2,10 +2,10 @@
 // allocation candidates (Nova: scheduler/manager.py select_destinations).
 
 import { assertConsumerTypeOrThrow } from '../src/placement/consumer';
-import { BadRequestError } from '../src/placement/errors';
+import { BadRequestError, ErrorCode } from '../src/placement/errors';
 import { normalizeUuidOrThrow } from '../src/placement/uuid';
-import type { RankedHost as RankedHostRecord } from '../src/scheduler/explanation';
-import type { PluginInfo } from '../src/scheduler/registry';
+import type { RankedHost as RankedHostRecord } from '../src/scheduler/runtime/explanation';
+import type { PluginInfo } from '../src/scheduler/runtime/registry';
 import type {
   ScheduleOutcome,
   Selection as SelectionRecord,
@@ -18,6 +18,7 @@ import {
   toCandidateRequestOrThrow,
 } from './allocation-candidate';
 import { builder } from './builder';
+import { PluginFailure, RequestAmendment } from './plugin-report';
 import { ResourceProvider } from './resource-provider';
 
 const ScheduleInput = builder.inputType('ScheduleInput', {
@@ -165,12 +166,25 @@ const Schedule = builder.objectRef<ScheduleOutcome>('Schedule').implement({
       type: [RankedHost],
       resolve: (s) => [...s.ranking],
     }),
+    requestAmendments: t.field({
+      description:
+        'Pre-candidate request changes made by plugins (e.g. forbidden aggregates), in pipeline order.',
+      type: [RequestAmendment],
+      resolve: (s) => [...s.explanation.amendments],
+    }),
+    pluginFailures: t.field({
+      description: 'Plugin calls that failed and were isolated (the request was still answered).',
+      type: [PluginFailure],
+      resolve: (s) => [...s.explanation.failures],
+    }),
     amendments: t.stringList({
-      description: 'Pre-candidate request changes made by plugins (e.g. forbidden aggregates).',
+      description: 'Pre-candidate request changes made by plugins, one line of text each.',
+      deprecationReason: 'Use requestAmendments (typed fields instead of JSON inside a string).',
       resolve: (s) => s.explanation.amendments.map((a) => `${a.plugin}: ${JSON.stringify(a)}`),
     }),
     failures: t.stringList({
-      description: 'Isolated plugin failures.',
+      description: 'Isolated plugin failures, one line of text each.',
+      deprecationReason: 'Use pluginFailures (typed fields).',
       resolve: (s) => s.explanation.failures.map((f) => `${f.plugin} (${f.phase}): ${f.message}`),
     }),
   }),
@@ -180,7 +194,10 @@ type ScheduleArgs = typeof ScheduleInput.$inferInput;
 
 function toScheduleRequest(input: ScheduleArgs) {
   if (input.consumerUuids.length === 0) {
-    throw new BadRequestError('consumerUuids must name at least one consumer.');
+    throw new BadRequestError(
+      'consumerUuids must name at least one consumer.',
+      ErrorCode.INVALID_INPUT,
+    );
   }
   if (input.consumerType) {
     assertConsumerTypeOrThrow(input.consumerType);

@@ -2,6 +2,13 @@
 // (upstream: handlers/trait.py).
 import type { TraitRecord } from '../src/placement/types';
 import { builder } from './builder';
+import {
+  CustomNameInput,
+  customNameOf,
+  flatProviderArgs,
+  inputOrFlat,
+  USE_INPUT,
+} from './mutation-input';
 import { ResourceProvider } from './resource-provider';
 
 /** GraphQL Trait. */
@@ -49,14 +56,16 @@ builder.queryField('traits', (t) =>
 builder.mutationField('createTrait', (t) =>
   t.field({
     type: Trait,
-    description: 'Creates a CUSTOM_ trait (a 409 conflict when it already exists).',
+    description: 'Creates a CUSTOM_ trait (berth.trait.exists when it already exists).',
     args: {
+      input: t.arg({ type: CustomNameInput, required: false, description: 'The trait.' }),
       name: t.arg.string({
-        required: true,
-        description: 'A CUSTOM_ name (upper case letters, digits and underscores).',
+        required: false,
+        description: 'A CUSTOM_ name.',
+        deprecationReason: USE_INPUT,
       }),
     },
-    resolve: (_root, args, ctx) => ctx.services.traits.create(args.name),
+    resolve: (_root, args, ctx) => ctx.services.traits.create(customNameOf('createTrait', args)),
   }),
 );
 
@@ -64,11 +73,21 @@ builder.mutationField('deleteTrait', (t) =>
   t.string({
     description: 'Deletes a CUSTOM_ trait no provider has; answers its name.',
     args: {
-      name: t.arg.string({ required: true, description: 'A CUSTOM_ trait no provider has.' }),
+      input: t.arg({
+        type: CustomNameInput,
+        required: false,
+        description: 'A CUSTOM_ trait no provider has.',
+      }),
+      name: t.arg.string({
+        required: false,
+        description: 'A CUSTOM_ trait no provider has.',
+        deprecationReason: USE_INPUT,
+      }),
     },
     resolve: async (_root, args, ctx) => {
-      await ctx.services.traits.delete(args.name);
-      return args.name;
+      const name = customNameOf('deleteTrait', args);
+      await ctx.services.traits.delete(name);
+      return name;
     },
   }),
 );
@@ -80,27 +99,50 @@ builder.objectField(ResourceProvider, 'traits', (t) =>
   }),
 );
 
+const SetProviderTraitsInput = builder.inputType('SetProviderTraitsInput', {
+  description: 'The whole set of traits of one provider.',
+  fields: (t) => ({
+    providerUuid: t.id({ required: true, description: 'The provider.' }),
+    traits: t.stringList({
+      required: true,
+      description: 'The whole set of traits the provider has afterwards.',
+    }),
+    generation: t.int({
+      required: true,
+      description: 'The provider generation you read (compare-and-swap).',
+    }),
+  }),
+});
+
 builder.mutationField('setProviderTraits', (t) =>
   t.field({
     type: ResourceProvider,
     description:
       'Replaces the traits of a provider (PUT /resource_providers/{uuid}/traits). Unknown traits are refused.',
     args: {
-      providerUuid: t.arg.id({ required: true, description: 'The provider.' }),
-      traits: t.arg.stringList({
-        required: true,
-        description: 'The whole set of traits the provider has afterwards.',
+      input: t.arg({
+        type: SetProviderTraitsInput,
+        required: false,
+        description: 'The provider, its traits and generation.',
       }),
-      generation: t.arg.int({
-        required: true,
-        description: 'The provider generation you read (compare-and-swap).',
+      ...flatProviderArgs(t.arg),
+      traits: t.arg.stringList({
+        required: false,
+        description: 'The whole set of traits afterwards.',
+        deprecationReason: USE_INPUT,
       }),
     },
     resolve: async (_root, args, ctx) => {
+      const input = inputOrFlat<typeof SetProviderTraitsInput.$inferInput>(
+        'setProviderTraits',
+        args,
+        ['providerUuid', 'traits', 'generation'],
+        ['providerUuid', 'traits', 'generation'],
+      );
       const { provider, traits } = await ctx.services.providerTraits.set(
-        args.providerUuid,
-        args.generation,
-        args.traits,
+        String(input.providerUuid),
+        input.generation,
+        input.traits,
       );
       ctx.loaders.clearAll();
       ctx.loaders.primeProviders([provider]);

@@ -77,7 +77,7 @@ function externalIdOrThrow(what: string, v: string): string {
   if (v.length < 1 || v.length > 255) {
     throw new BadRequestError(
       `Invalid ${what} '${v}': it must be 1 to 255 characters long.`,
-      ErrorCode.QUERYPARAM_BAD_VALUE,
+      ErrorCode.INVALID_INPUT,
     );
   }
   return v;

@@ -22,8 +22,73 @@ export const ErrorCode = {
   TOO_MANY_CANDIDATES: 'berth.too_many_candidates',
   FORBIDDEN: 'berth.forbidden',
   TOO_MANY_SUBSCRIPTIONS: 'berth.too_many_subscriptions',
+  // Precise codes for failures Placement reports with a generic code. GraphQL sends these; the
+  // REST facade sends the Placement code in REST_CODE below, exactly as Placement does.
+  INVALID_INPUT: 'berth.invalid_input',
+  INVALID_UUID: 'berth.invalid_uuid',
+  INVALID_NAME: 'berth.invalid_name',
+  CONCURRENT_DELETE: 'berth.concurrent_delete',
+  UNKNOWN_PROVIDER: 'berth.resource_provider.unknown',
+  INVALID_PARENT: 'berth.resource_provider.invalid_parent',
+  RESOURCE_CLASS_NOT_FOUND: 'berth.resource_class.not_found',
+  RESOURCE_CLASS_EXISTS: 'berth.resource_class.exists',
+  RESOURCE_CLASS_INUSE: 'berth.resource_class.inuse',
+  RESOURCE_CLASS_STANDARD: 'berth.resource_class.standard',
+  TRAIT_NOT_FOUND: 'berth.trait.not_found',
+  TRAIT_EXISTS: 'berth.trait.exists',
+  TRAIT_INUSE: 'berth.trait.inuse',
+  TRAIT_STANDARD: 'berth.trait.standard',
+  INVENTORY_INVALID: 'berth.inventory.invalid',
+  INVENTORY_NOT_FOUND: 'berth.inventory.not_found',
+  INVENTORY_EXISTS: 'berth.inventory.exists',
+  ALLOCATION_INVALID: 'berth.allocation.invalid',
+  ALLOCATION_NO_INVENTORY: 'berth.allocation.no_inventory',
+  ALLOCATION_OUTSIDE_UNITS: 'berth.allocation.outside_units',
+  ALLOCATION_EXCEEDS_CAPACITY: 'berth.allocation.exceeds_capacity',
+  CONSUMER_NOT_FOUND: 'berth.consumer.not_found',
+  CANDIDATES_INVALID: 'berth.candidates.invalid_request',
+  CANDIDATES_NO_RESOURCES: 'berth.candidates.no_resources',
+  QUOTA_INVALID_LIMIT: 'berth.quota.invalid_limit',
+  QUOTA_UNKNOWN_RESOURCE: 'berth.quota.unknown_resource',
+  UNKNOWN_PLUGIN: 'berth.scheduler.unknown_plugin',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** The Placement code the REST facade sends for each precise berth code (others: itself). */
+const REST_CODE: Partial<Record<ErrorCode, ErrorCode>> = {
+  [ErrorCode.INVALID_INPUT]: ErrorCode.DEFAULT,
+  [ErrorCode.INVALID_UUID]: ErrorCode.DEFAULT,
+  [ErrorCode.INVALID_NAME]: ErrorCode.DEFAULT,
+  [ErrorCode.CONCURRENT_DELETE]: ErrorCode.DEFAULT,
+  [ErrorCode.UNKNOWN_PROVIDER]: ErrorCode.DEFAULT,
+  [ErrorCode.INVALID_PARENT]: ErrorCode.DEFAULT,
+  [ErrorCode.RESOURCE_CLASS_NOT_FOUND]: ErrorCode.DEFAULT,
+  [ErrorCode.RESOURCE_CLASS_EXISTS]: ErrorCode.DEFAULT,
+  [ErrorCode.RESOURCE_CLASS_INUSE]: ErrorCode.DEFAULT,
+  [ErrorCode.RESOURCE_CLASS_STANDARD]: ErrorCode.DEFAULT,
+  [ErrorCode.TRAIT_NOT_FOUND]: ErrorCode.DEFAULT,
+  [ErrorCode.TRAIT_EXISTS]: ErrorCode.DEFAULT,
+  [ErrorCode.TRAIT_INUSE]: ErrorCode.DEFAULT,
+  [ErrorCode.TRAIT_STANDARD]: ErrorCode.DEFAULT,
+  [ErrorCode.INVENTORY_INVALID]: ErrorCode.DEFAULT,
+  [ErrorCode.INVENTORY_NOT_FOUND]: ErrorCode.DEFAULT,
+  [ErrorCode.INVENTORY_EXISTS]: ErrorCode.DEFAULT,
+  [ErrorCode.ALLOCATION_INVALID]: ErrorCode.DEFAULT,
+  [ErrorCode.ALLOCATION_NO_INVENTORY]: ErrorCode.DEFAULT,
+  [ErrorCode.ALLOCATION_OUTSIDE_UNITS]: ErrorCode.DEFAULT,
+  [ErrorCode.ALLOCATION_EXCEEDS_CAPACITY]: ErrorCode.DEFAULT,
+  [ErrorCode.CONSUMER_NOT_FOUND]: ErrorCode.DEFAULT,
+  [ErrorCode.CANDIDATES_INVALID]: ErrorCode.DEFAULT,
+  [ErrorCode.CANDIDATES_NO_RESOURCES]: ErrorCode.QUERYPARAM_MISSING_VALUE,
+  [ErrorCode.QUOTA_INVALID_LIMIT]: ErrorCode.DEFAULT,
+  [ErrorCode.QUOTA_UNKNOWN_RESOURCE]: ErrorCode.DEFAULT,
+  [ErrorCode.UNKNOWN_PLUGIN]: ErrorCode.DEFAULT,
+};
+
+/** The code the REST facade sends for `code`: Placement's own where berth's is more precise. */
+export function restCode(code: string): string {
+  return REST_CODE[code as ErrorCode] ?? code;
+}
 
 /** HTTP-ish class of an error; REST uses it as the status, GraphQL exposes it as extensions.status. */
 export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 406 | 409 | 413 | 415 | 429 | 503;

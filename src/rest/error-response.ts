@@ -1,6 +1,7 @@
 // Error responses: webob's html/json/plain choice by Accept and Placement's JSON error document
 // {"errors":[{status,title,detail,code,request_id}]} (upstream: placement/util.py
 // json_error_formatter, webob.exc.WSGIHTTPException.generate_response).
+import { restCode } from '../placement/errors';
 import { acceptableOffers } from './accept';
 import { type HttpError, statusTitle, stripTags, type TemplateEnv, webobBody } from './http-error';
 import { MAX_VERSION, MIN_VERSION, type Microversion } from './microversion';
@@ -35,7 +36,7 @@ export function errorDocument(err: HttpError, ctx: ErrorContext): Record<string,
     detail,
   };
   if (ctx.version?.matches('1.23')) {
-    entry.code = err.code;
+    entry.code = restCode(err.code);
   }
   entry.request_id = ctx.requestId;
   if (err.status === 406 && ctx.version === undefined) {

@@ -29,6 +29,16 @@ describe('errorResponse', () => {
     });
   });
 
+  it.each([
+    ['berth.inventory.invalid', 'placement.undefined_code'],
+    ['berth.candidates.no_resources', 'placement.query.missing_value'],
+    ['berth.quota.exceeded', 'berth.quota.exceeded'],
+    ['placement.inventory.inuse', 'placement.inventory.inuse'],
+  ])('sends %s as Placement does: %s', (code, sent) => {
+    const r = errorResponse(new HttpError(400, 'x', code), ctx());
+    expect(JSON.parse(r.body!).errors[0].code).toBe(sent);
+  });
+
   it('leaves the code out before 1.23', () => {
     const r = errorResponse(new HttpError(404), ctx({ version: parseVersionOrThrow('1.22') }));
     expect(JSON.parse(r.body!).errors[0]).not.toHaveProperty('code');

@@ -3,7 +3,10 @@
 // hosts with 8 identical PCI children. Run: npx ts-node --transpile-only bench/engine.ts
 import { CapacityIndex } from '../src/placement/allocation-candidates/capacity-index';
 import { findAllocationCandidates } from '../src/placement/allocation-candidates/find-allocation-candidates';
-import type { IndexRows, InventoryRow } from '../src/placement/allocation-candidates/index-rows';
+import type {
+  IndexInventoryRow,
+  IndexRows,
+} from '../src/placement/allocation-candidates/index-rows';
 import type {
   CandidateRequest,
   RequestGroup,
@@ -62,7 +65,7 @@ const inv = (
   total: number,
   ratio = 1,
   reserved = 0,
-): InventoryRow => ({
+): IndexInventoryRow => ({
   providerId,
   resourceClass,
   total,
@@ -77,7 +80,7 @@ const inv = (
 /** Seeds the rows of a dataset exactly as placement-bench `seed` does (see shared/bench/README.md). */
 export function seedRows(shape: Shape, hosts: number, sharing = 2): IndexRows {
   const providers: IndexRows['providers'][number][] = [];
-  const inventories: InventoryRow[] = [];
+  const inventories: IndexInventoryRow[] = [];
   const traits: IndexRows['traits'][number][] = [];
   const aggregates: IndexRows['aggregates'][number][] = [];
   let id = 0;

@@ -3,7 +3,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PluginHandle } from '../src/scheduler/plugin-api';
-import { createRegistry } from '../src/scheduler/registry';
+import { createRegistry } from '../src/scheduler/runtime/registry';
 import { builtinPlugins } from './registry';
 
 /** 'RAMWeigher' -> 'ram-weigher', 'AggregateInstanceTypeFilter' -> 'aggregate-instance-type-filter'. */
@@ -14,7 +14,11 @@ function kebab(name: string): string {
     .toLowerCase();
 }
 
-const folders = readdirSync(__dirname).filter((f) => statSync(join(__dirname, f)).isDirectory());
+// Plugin folders end in -filter or -weigher (as in operator plugin directories); other folders hold
+// code a plugin family shares (capacity/).
+const folders = readdirSync(__dirname).filter(
+  (f) => statSync(join(__dirname, f)).isDirectory() && /-(filter|weigher)$/.test(f),
+);
 
 describe('filters/registry', () => {
   it('registers every plugin folder exactly once, under the kebab-case of its NAME', () => {

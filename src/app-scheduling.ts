@@ -5,10 +5,11 @@ import { builtinPlugins } from '../filters/registry';
 import type { Cache } from './cache/cache';
 import type { Config } from './config';
 import type { Logger } from './logger';
-import { BadRequestError } from './placement/errors';
-import { CandidateCache } from './scheduler/candidate-cache';
-import { MoveService } from './scheduler/moves';
-import type { Pipeline } from './scheduler/pipeline';
+import { ClaimService } from './placement/claims';
+import { BadRequestError, ErrorCode } from './placement/errors';
+import { AggregateMetadataCache } from './placement/host-rows';
+import { ClaimBatcher } from './scheduler/claiming/claim-batcher';
+import type { Pipeline } from './scheduler/runtime/pipeline';
 import {
   buildPipeline,
   createRegistry,
@@ -16,15 +17,18 @@ import {
   loadPluginDirs,
   type PluginInfo,
   type SchedulerConfig,
-} from './scheduler/registry';
+} from './scheduler/runtime/registry';
 import { SchedulingService } from './scheduler/scheduling-service';
+import { CandidateCache } from './scheduler/state/candidate-cache';
+import { EvaluationMemo } from './scheduler/state/evaluation-memo';
+import { HostViewCache } from './scheduler/state/host-view-cache';
 import type { Services } from './services';
 
 /** The scheduler as the adapters see it. */
 export interface Scheduling {
   readonly service: SchedulingService;
   /** Moves started by `schedule` (confirmMove / revertMove). */
-  readonly moves: MoveService;
+  readonly moves: ClaimService;
   readonly cache: CandidateCache;
   readonly config: SchedulerConfig;
   /** Every registered plugin with its enabled position. */
@@ -61,7 +65,10 @@ export function createScheduling(
       try {
         p = buildPipeline(registry, { ...schedulerConfig, enabledFilters: filters }, { logger });
       } catch (err) {
-        throw new BadRequestError(`Invalid filters for this request: ${(err as Error).message}`);
+        throw new BadRequestError(
+          `Invalid filters for this request: ${(err as Error).message}`,
+          ErrorCode.UNKNOWN_PLUGIN,
+        );
       }
       if (overrides.size > 100) {
         overrides.clear();
@@ -71,16 +78,23 @@ export function createScheduling(
     return p;
   };
   const candidateCache = new CandidateCache(cache, services.changes, config.scheduler.cacheTtlMs);
-  const moves = new MoveService(
+  const moves = new ClaimService(
     services.dataSource,
     services.changes,
     services.allocations,
     services.providers,
   );
-  const service = new SchedulingService(services, pipelineFor, candidateCache, log, moves, {
+  const service = new SchedulingService({
+    candidates: services.candidates,
+    pipelineFor,
+    candidateCache,
+    hostViews: new HostViewCache(),
+    aggregates: new AggregateMetadataCache(services.dataSource, services.changes),
+    evaluations: new EvaluationMemo(config.scheduler.evaluationReuseMs),
+    claims: new ClaimBatcher(moves, config.scheduler.claimBatch),
+    claimWriter: moves,
+    log,
     maxClaimAttempts: config.scheduler.maxClaimAttempts,
-    claimBatch: config.scheduler.claimBatch,
-    evaluationReuseMs: config.scheduler.evaluationReuseMs,
   });
   return {
     service,

@@ -188,11 +188,13 @@ function pluginConfigOrThrow(raw: string | undefined): Record<string, Record<str
       );
     }
   }
-  const isObject = (v: unknown): v is Record<string, unknown> =>
-    typeof v === 'object' && v !== null && !Array.isArray(v);
   let value: unknown;
+  let protoKey = false;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(text, (key, v: unknown) => {
+      protoKey ||= key === '__proto__';
+      return v;
+    });
   } catch (err) {
     // Never quote the text: from a file (@path) that would print the file's first bytes.
     const at = /position (\d+)/.exec((err as Error).message)?.[1];
@@ -200,18 +202,27 @@ function pluginConfigOrThrow(raw: string | undefined): Record<string, Record<str
       `invalid BERTH_SCHEDULER_CONFIG: ${raw.startsWith('@') ? `${raw.slice(1)} is` : 'it is'} not JSON${at === undefined ? '' : ` (error at character ${at})`}`,
     );
   }
-  const shape = 'must be a JSON object { "PluginName": { ...config } }';
-  if (!isObject(value)) {
-    throw new ConfigError(`invalid BERTH_SCHEDULER_CONFIG: ${shape}`);
-  }
-  const bad = Object.entries(value).find(([, v]) => !isObject(v));
-  if (bad) {
+  if (protoKey) {
+    // It would be dropped or become a prototype, silently: neither is a setting.
     throw new ConfigError(
-      `invalid BERTH_SCHEDULER_CONFIG: the configuration of "${bad[0]}" is not an object; ${shape}`,
+      'invalid BERTH_SCHEDULER_CONFIG: "__proto__" is not a plugin or key name',
     );
   }
-  return value as Record<string, Record<string, unknown>>;
+  const parsed = pluginConfigSchema.safeParse(value);
+  if (!parsed.success) {
+    // Plugin names and their keys are checked against the registry once plugins are loaded
+    // (src/scheduler/registry.ts: unknown names and undeclared keys stop start-up).
+    const shape = 'must be a JSON object { "PluginName": { ...config } }';
+    const plugin = parsed.error.issues[0]?.path[0];
+    throw new ConfigError(
+      `invalid BERTH_SCHEDULER_CONFIG: ${plugin === undefined ? '' : `the configuration of "${String(plugin)}" is not an object; `}${shape}`,
+    );
+  }
+  return parsed.data;
 }
+
+/** BERTH_SCHEDULER_CONFIG's shape: an object of per-plugin configuration objects. */
+const pluginConfigSchema = z.record(z.string(), z.record(z.string(), z.unknown()));
 
 /** A configuration variable is invalid; the message names it. */
 export class ConfigError extends Error {}

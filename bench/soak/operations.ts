@@ -11,7 +11,7 @@ const SCHEDULE = `mutation($i: ScheduleInput!) { schedule(input: $i) {
   selections { host { uuid } allocations { provider { uuid } resources { resourceClass amount } } }
   failures } }`;
 const SET = `mutation($i: [ConsumerAllocationsInput!]!) { setAllocations(input: $i) { uuid generation } }`;
-const DELETE = 'mutation($u: ID!) { deleteAllocations(consumerUuid: $u) }';
+const DELETE = 'mutation($u: ID!) { deleteAllocations(input: { consumerUuid: $u }) }';
 
 /** What operations need. */
 export interface OpContext {

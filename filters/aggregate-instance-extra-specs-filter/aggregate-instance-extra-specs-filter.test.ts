@@ -1,6 +1,7 @@
 // Table tests for AggregateInstanceExtraSpecsFilter (after nova/tests/unit/scheduler/filters/test_aggregate_instance_extra_specs_filters.py).
 import { buildHostView, buildRequestSpec } from '../../src/scheduler/helpers';
-import type { FilterPlugin, Verdict } from '../../src/scheduler/plugin-api';
+import type { Verdict } from '../../src/scheduler/plugin-api';
+import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import {
   create,
   metadataKey,
@@ -13,12 +14,12 @@ import {
 type Meta = Record<string, string>;
 
 function run(extraSpecs: Meta, aggregates: Meta[]): Verdict {
-  const plugin = create({}, { name: NAME, config: {}, log: () => {} }) as FilterPlugin<unknown>;
+  const plugin = buildPlugin(create, NAME);
   const host = buildHostView({
     providers: [{ uuid: 'host1' }],
     aggregates: aggregates.map((metadata, i) => ({ uuid: `agg${i + 1}`, metadata })),
   });
-  return plugin.filter!(host, buildRequestSpec({ extraSpecs }), undefined) as Verdict;
+  return verdictOf(plugin, host, buildRequestSpec({ extraSpecs }));
 }
 
 describe(NAME, () => {

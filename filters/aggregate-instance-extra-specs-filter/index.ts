@@ -1,12 +1,15 @@
 // AggregateInstanceExtraSpecsFilter: flavor extra specs must match the host's aggregate metadata
 // (upstream: nova/scheduler/filters/aggregate_instance_extra_specs.py).
+
 import { aggregateMetadataUnion, matchExtraSpec } from '../../src/scheduler/helpers';
-import type { FilterPlugin, PluginFactory, Verdict } from '../../src/scheduler/plugin-api';
+import type { FilterFactory, Verdict } from '../../src/scheduler/plugin-api';
 
 /** Nova-compatible name, as written in `enabledFilters`. */
 export const NAME = 'AggregateInstanceExtraSpecsFilter';
 /** Plugin kind. */
 export const kind = 'filter';
+/** Takes no configuration: any key given for it stops start-up. */
+export const CONFIG_KEYS: readonly string[] = [];
 
 /** The only extra-spec namespace this filter reads (unscoped keys are read too). */
 export const SCOPE = 'aggregate_instance_extra_specs';
@@ -50,27 +53,26 @@ function check(key: string, wanted: string, found: readonly string[] | undefined
 }
 
 /** Creates the filter; it takes no configuration. */
-export const create: PluginFactory = () =>
-  ({
-    name: NAME,
-    kind,
-    onError: 'closed',
-    filter(host, req) {
-      const specs = Object.entries(req.extraSpecs);
-      if (specs.length === 0) {
-        return { fits: true };
-      }
-      const metadata = aggregateMetadataUnion(host.aggregates);
-      for (const [specKey, wanted] of specs) {
-        const key = metadataKey(specKey);
-        if (key === null) {
-          continue;
-        }
-        const verdict = check(key, wanted, metadata.get(key));
-        if (!verdict.fits) {
-          return verdict;
-        }
-      }
+export const create: FilterFactory = () => ({
+  name: NAME,
+  kind,
+  onError: 'closed',
+  filter(host, req) {
+    const specs = Object.entries(req.extraSpecs);
+    if (specs.length === 0) {
       return { fits: true };
-    },
-  }) satisfies FilterPlugin;
+    }
+    const metadata = aggregateMetadataUnion(host.aggregates);
+    for (const [specKey, wanted] of specs) {
+      const key = metadataKey(specKey);
+      if (key === null) {
+        continue;
+      }
+      const verdict = check(key, wanted, metadata.get(key));
+      if (!verdict.fits) {
+        return verdict;
+      }
+    }
+    return { fits: true };
+  },
+});

@@ -1,18 +1,19 @@
 // Table tests for AggregateInstanceTypeFilter: every use case and the worked example of the design note.
 import { buildHostView, buildRequestSpec } from '../../src/scheduler/helpers';
-import type { FilterPlugin, Verdict } from '../../src/scheduler/plugin-api';
+import type { Verdict } from '../../src/scheduler/plugin-api';
+import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import { create, NAME, REASON_AGGREGATE_UNSATISFIED, REASON_FLAVOR_UNSATISFIED } from './index';
 
 type Meta = Record<string, string>;
 
 function run(flavor: Meta, aggregates: Meta[]): Verdict {
-  const plugin = create({}, { name: NAME, config: {}, log: () => {} }) as FilterPlugin<unknown>;
+  const plugin = buildPlugin(create, NAME);
   const host = buildHostView({
     providers: [{ uuid: 'host1' }],
     aggregates: aggregates.map((metadata, i) => ({ uuid: `agg${i + 1}`, metadata })),
   });
   const req = buildRequestSpec({ extraSpecs: flavor });
-  return plugin.filter!(host, req, plugin.prepare!(req)) as Verdict;
+  return verdictOf(plugin, host, req);
 }
 
 interface Case {

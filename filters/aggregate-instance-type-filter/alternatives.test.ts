@@ -1,7 +1,8 @@
 // Table tests for the value grammar of AggregateInstanceTypeFilter (alternatives.ts): Nova operators on
 // either side, invalid sentinel combinations, and the parser itself.
 import { buildHostView, buildRequestSpec } from '../../src/scheduler/helpers';
-import type { FilterPlugin, Verdict } from '../../src/scheduler/plugin-api';
+import type { Verdict } from '../../src/scheduler/plugin-api';
+import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import { parseAlternatives } from './alternatives';
 import {
   create,
@@ -14,13 +15,13 @@ import {
 type Meta = Record<string, string>;
 
 function run(flavor: Meta, aggregates: Meta[]): Verdict {
-  const plugin = create({}, { name: NAME, config: {}, log: () => {} }) as FilterPlugin<unknown>;
+  const plugin = buildPlugin(create, NAME);
   const host = buildHostView({
     providers: [{ uuid: 'host1' }],
     aggregates: aggregates.map((metadata, i) => ({ uuid: `agg${i + 1}`, metadata })),
   });
   const req = buildRequestSpec({ extraSpecs: flavor });
-  return plugin.filter!(host, req, plugin.prepare!(req)) as Verdict;
+  return verdictOf(plugin, host, req);
 }
 
 interface Case {

@@ -2,7 +2,7 @@
 // the reverse check when an aggregate sets force_metadata_check (upstream: openstack/nfv-filters
 // nfv_filters/nova/scheduler/filters/aggregate_instance_type_filter.py; design note wins where they differ).
 import { aggregateMetadataUnion } from '../../src/scheduler/helpers';
-import type { FilterPlugin, PluginFactory, Verdict } from '../../src/scheduler/plugin-api';
+import type { FilterFactory, Verdict } from '../../src/scheduler/plugin-api';
 import {
   type Alternatives,
   aggregateSide,
@@ -16,6 +16,8 @@ import {
 export const NAME = 'AggregateInstanceTypeFilter';
 /** Plugin kind. */
 export const kind = 'filter';
+/** Takes no configuration: any key given for it stops start-up. */
+export const CONFIG_KEYS: readonly string[] = [];
 
 /** Extra-spec scope read as if unscoped; stripped from keys on both sides. */
 export const SCOPE = 'aggregate_instance_extra_specs';
@@ -127,20 +129,19 @@ function checkAggregates(
 }
 
 /** Creates the filter; it takes no configuration. */
-export const create: PluginFactory = () =>
-  ({
-    name: NAME,
-    kind,
-    onError: 'closed',
-    prepare: (req) => parseFlavor(req.extraSpecs),
-    filter(host, _req, specs) {
-      const metadata = aggregateMetadataUnion(host.aggregates, stripScope);
-      const flags = metadata.get(FORCE_KEY) ?? [];
-      const force = flags.some((v) => !FALSE_VALUES.includes(v.toLowerCase()));
-      const sideOf: SideOf = (key) => aggregateSide(metadata.get(key), force);
-      const verdict =
-        checkFlavor(specs, sideOf) ??
-        (force ? checkAggregates(metadata.keys(), specs, sideOf) : null);
-      return verdict ?? { fits: true };
-    },
-  }) satisfies FilterPlugin<FlavorSpec[]>;
+export const create: FilterFactory<FlavorSpec[]> = () => ({
+  name: NAME,
+  kind,
+  onError: 'closed',
+  prepare: (req) => parseFlavor(req.extraSpecs),
+  filter(host, _req, specs) {
+    const metadata = aggregateMetadataUnion(host.aggregates, stripScope);
+    const flags = metadata.get(FORCE_KEY) ?? [];
+    const force = flags.some((v) => !FALSE_VALUES.includes(v.toLowerCase()));
+    const sideOf: SideOf = (key) => aggregateSide(metadata.get(key), force);
+    const verdict =
+      checkFlavor(specs, sideOf) ??
+      (force ? checkAggregates(metadata.keys(), specs, sideOf) : null);
+    return verdict ?? { fits: true };
+  },
+});

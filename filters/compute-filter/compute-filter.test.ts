@@ -1,10 +1,10 @@
 // Table tests for ComputeFilter (after nova/tests/unit/scheduler/filters/test_compute_filters.py and
 // test_request_filter.py compute_status_filter).
 import { buildHostView, buildRequestSpec } from '../../src/scheduler/helpers';
-import type { FilterPlugin, Verdict } from '../../src/scheduler/plugin-api';
+import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import { create, DISABLED_TRAIT, NAME, REASON_DISABLED } from './index';
 
-const plugin = create({}, { name: NAME, config: {}, log: () => {} }) as FilterPlugin<unknown>;
+const plugin = buildPlugin(create, NAME);
 
 describe(NAME, () => {
   it.each([
@@ -23,7 +23,7 @@ describe(NAME, () => {
         { uuid: 'pf', parentUuid: 'cn1', traits: childTraits },
       ],
     });
-    const verdict = plugin.filter!(host, buildRequestSpec(), undefined) as Verdict;
+    const verdict = verdictOf(plugin, host, buildRequestSpec());
     expect(verdict).toEqual(
       want
         ? { fits: true }

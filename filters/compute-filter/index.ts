@@ -1,12 +1,14 @@
 // ComputeFilter: hosts whose root carries COMPUTE_STATUS_DISABLED are out; the trait is also pushed down
 // as a forbidden root trait (upstream: nova/scheduler/filters/compute_filter.py and the
 // compute_status_filter in nova/scheduler/request_filter.py).
-import type { FilterPlugin, PluginFactory } from '../../src/scheduler/plugin-api';
+import type { FilterFactory } from '../../src/scheduler/plugin-api';
 
 /** Nova-compatible name, as written in `enabledFilters`. */
 export const NAME = 'ComputeFilter';
 /** Plugin kind. */
 export const kind = 'filter';
+/** Takes no configuration: any key given for it stops start-up. */
+export const CONFIG_KEYS: readonly string[] = [];
 
 /** The os-traits trait Nova sets on disabled compute nodes. */
 export const DISABLED_TRAIT = 'COMPUTE_STATUS_DISABLED';
@@ -15,22 +17,21 @@ export const DISABLED_TRAIT = 'COMPUTE_STATUS_DISABLED';
 export const REASON_DISABLED = 'compute node is disabled';
 
 /** Creates the filter; it takes no configuration. */
-export const create: PluginFactory = () =>
-  ({
-    name: NAME,
-    kind,
-    onError: 'closed',
-    amendRequest: () => ({
-      rootForbiddenTraits: [DISABLED_TRAIT],
-      note: `forbidden root trait ${DISABLED_TRAIT}`,
-    }),
-    filter(host) {
-      if (host.root.traits.includes(DISABLED_TRAIT)) {
-        return {
-          fits: false,
-          reason: `${REASON_DISABLED}: root ${host.name} has trait ${DISABLED_TRAIT}`,
-        };
-      }
-      return { fits: true };
-    },
-  }) satisfies FilterPlugin;
+export const create: FilterFactory = () => ({
+  name: NAME,
+  kind,
+  onError: 'closed',
+  amendRequest: () => ({
+    rootForbiddenTraits: [DISABLED_TRAIT],
+    note: `forbidden root trait ${DISABLED_TRAIT}`,
+  }),
+  filter(host) {
+    if (host.root.traits.includes(DISABLED_TRAIT)) {
+      return {
+        fits: false,
+        reason: `${REASON_DISABLED}: root ${host.name} has trait ${DISABLED_TRAIT}`,
+      };
+    }
+    return { fits: true };
+  },
+});

@@ -1,11 +1,13 @@
 // CPUWeigher: weighs hosts by free VCPU on the tree; positive multiplier spreads, negative packs
 // (upstream: nova/scheduler/weights/cpu.py).
-import { capacityWeigher } from '../../src/scheduler/capacity-plugins';
+import { capacityWeigher } from '../capacity';
 
 /** Nova-compatible name, as written in `enabledWeighers`. */
 export const NAME = 'CPUWeigher';
 /** Plugin kind. */
 export const kind = 'weigher';
+/** Configuration keys (`multiplier`); any other key stops start-up. */
+export const CONFIG_KEYS: readonly string[] = ['multiplier'];
 
 /** Resource class weighed. */
 export const RESOURCE_CLASS = 'VCPU';

@@ -1,6 +1,7 @@
 // Table tests for DiskFilter (after nova/tests/unit/scheduler/filters/test_disk_filters.py).
 import { buildHostView, buildRequestSpec, type InventoryInput } from '../../src/scheduler/helpers';
-import type { FilterPlugin, Verdict } from '../../src/scheduler/plugin-api';
+import type { Verdict } from '../../src/scheduler/plugin-api';
+import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import { create, NAME, REASON_INSUFFICIENT_DISK } from './index';
 
 function run(
@@ -8,18 +9,18 @@ function run(
   aggregates: Record<string, string>[],
   wanted: number,
 ): Verdict {
-  const plugin = create({}, { name: NAME, config: {}, log: () => {} }) as FilterPlugin<unknown>;
+  const plugin = buildPlugin(create, NAME);
   const host = buildHostView({
     providers: [
       { uuid: 'cn1', inventories: disk ? { DISK_GB: disk, MEMORY_MB: 4096 } : { MEMORY_MB: 4096 } },
     ],
     aggregates: aggregates.map((metadata, i) => ({ uuid: `agg${i}`, metadata })),
   });
-  return plugin.filter!(
+  return verdictOf(
+    plugin,
     host,
     buildRequestSpec({ resources: { DISK_GB: wanted, MEMORY_MB: 512 } }),
-    undefined,
-  ) as Verdict;
+  );
 }
 
 describe(NAME, () => {

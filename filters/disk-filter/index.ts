@@ -1,11 +1,13 @@
 // DiskFilter: enough free DISK_GB on the host's tree, with disk_allocation_ratio overridable per aggregate
 // (upstream: nova/scheduler/filters/disk_filter.py DiskFilter + AggregateDiskFilter, Nova <= 18).
-import { capacityFilter } from '../../src/scheduler/capacity-plugins';
+import { capacityFilter } from '../capacity';
 
 /** Nova-compatible name, as written in `enabledFilters`. */
 export const NAME = 'DiskFilter';
 /** Plugin kind. */
 export const kind = 'filter';
+/** Takes no configuration: any key given for it stops start-up. */
+export const CONFIG_KEYS: readonly string[] = [];
 
 /** Resource class checked. */
 export const RESOURCE_CLASS = 'DISK_GB';

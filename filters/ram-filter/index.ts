@@ -1,11 +1,13 @@
 // RamFilter: enough free MEMORY_MB on the host's tree, with ram_allocation_ratio overridable per aggregate
 // (upstream: nova/scheduler/filters/ram_filter.py RamFilter + AggregateRamFilter, Nova <= 18).
-import { capacityFilter } from '../../src/scheduler/capacity-plugins';
+import { capacityFilter } from '../capacity';
 
 /** Nova-compatible name, as written in `enabledFilters`. */
 export const NAME = 'RamFilter';
 /** Plugin kind. */
 export const kind = 'filter';
+/** Takes no configuration: any key given for it stops start-up. */
+export const CONFIG_KEYS: readonly string[] = [];
 
 /** Resource class checked. */
 export const RESOURCE_CLASS = 'MEMORY_MB';

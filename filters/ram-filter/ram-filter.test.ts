@@ -1,6 +1,7 @@
 // Table tests for RamFilter (after nova/tests/unit/scheduler/filters/test_ram_filters.py).
 import { buildHostView, buildRequestSpec, type InventoryInput } from '../../src/scheduler/helpers';
-import type { FilterPlugin, Verdict } from '../../src/scheduler/plugin-api';
+import type { Verdict } from '../../src/scheduler/plugin-api';
+import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import { create, NAME, REASON_INSUFFICIENT_RAM } from './index';
 
 interface Case {
@@ -13,7 +14,7 @@ interface Case {
 }
 
 function run({ root, child, aggregates = [], wanted }: Case): Verdict {
-  const plugin = create({}, { name: NAME, config: {}, log: () => {} }) as FilterPlugin<unknown>;
+  const plugin = buildPlugin(create, NAME);
   const host = buildHostView({
     providers: [
       { uuid: 'cn1', ...(root ? { inventories: { MEMORY_MB: root } } : {}) },
@@ -21,11 +22,7 @@ function run({ root, child, aggregates = [], wanted }: Case): Verdict {
     ],
     aggregates: aggregates.map((metadata, i) => ({ uuid: `agg${i}`, metadata })),
   });
-  return plugin.filter!(
-    host,
-    buildRequestSpec({ resources: { MEMORY_MB: wanted, VCPU: 1 } }),
-    undefined,
-  ) as Verdict;
+  return verdictOf(plugin, host, buildRequestSpec({ resources: { MEMORY_MB: wanted, VCPU: 1 } }));
 }
 
 describe(NAME, () => {

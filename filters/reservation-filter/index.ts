@@ -1,18 +1,19 @@
 // ReservationFilter: Blazar-style reserved aggregates, pushed down into the candidate query as
 // member_of / member_of=!in: (upstream: nova-specs negative-aggregate-membership, "developer impact"
 // flow with [scheduler]placement_req_required_member_prefix / placement_req_default_forbidden_member_prefix).
+
 import { readStringListOrThrow, splitMetadataValue } from '../../src/scheduler/helpers';
-import type {
-  AggregateView,
-  FilterPlugin,
-  PluginFactory,
-  RequestAmendment,
-} from '../../src/scheduler/plugin-api';
+import type { AggregateView, AmendFactory, RequestAmendment } from '../../src/scheduler/plugin-api';
 
 /** Name as written in `enabledFilters` (no Nova class; Blazar's post-filter is BlazarFilter). */
 export const NAME = 'ReservationFilter';
 /** Plugin kind. */
 export const kind = 'filter';
+/** Configuration keys; any other key stops start-up. */
+export const CONFIG_KEYS: readonly string[] = [
+  'requiredMemberPrefix',
+  'defaultForbiddenMemberPrefix',
+];
 
 /** Unsatisfiable: the request names a reservation no aggregate carries. */
 export const REASON_NO_RESERVATION_AGGREGATE = 'no aggregate carries the requested reservation';
@@ -31,7 +32,7 @@ function hasValue(aggregate: AggregateView, key: string, value: string): boolean
  * string or a list of strings (e.g. `'reservation:'`); either may be omitted.
  * @throws Error when a prefix is not a non-empty string.
  */
-export const create: PluginFactory = (_config, handle) => {
+export const create: AmendFactory = (_config, handle) => {
   const required = readStringListOrThrow(handle, 'requiredMemberPrefix');
   const forbidden = readStringListOrThrow(handle, 'defaultForbiddenMemberPrefix');
   return {
@@ -69,5 +70,5 @@ export const create: PluginFactory = (_config, handle) => {
       ].filter((s) => s !== '');
       return { memberOf, forbiddenAggregates, note: note.join('; ') };
     },
-  } satisfies FilterPlugin;
+  };
 };

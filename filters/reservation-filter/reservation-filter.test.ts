@@ -1,6 +1,7 @@
 // Table tests for ReservationFilter: the Blazar flow of the negative-aggregate-membership spec.
 import { buildRequestSpec } from '../../src/scheduler/helpers';
-import type { AggregateView, FilterPlugin, RequestAmendment } from '../../src/scheduler/plugin-api';
+import type { AggregateView, RequestAmendment } from '../../src/scheduler/plugin-api';
+import { buildPlugin } from '../../test/support/plugin';
 import { create, NAME, REASON_NO_RESERVATION_AGGREGATE } from './index';
 
 const agg = (uuid: string, metadata: Record<string, string>): AggregateView => ({
@@ -28,8 +29,8 @@ function amend(
   extraSpecs: Record<string, string>,
   aggs = aggregates,
 ) {
-  const plugin = create(config, { name: NAME, config, log: () => {} }) as FilterPlugin<unknown>;
-  return plugin.amendRequest!(buildRequestSpec({ extraSpecs }), {
+  const plugin = buildPlugin(create, NAME, config);
+  return plugin.amendRequest(buildRequestSpec({ extraSpecs }), {
     aggregates: aggs,
   }) as RequestAmendment | null;
 }

@@ -1,6 +1,7 @@
 // Project scoping of allocation writes: a token scoped to project P may write allocations only
 // for consumers of P (the projectId it sends, and the project an existing consumer already has).
 import type { DataSource } from 'typeorm';
+import { consumerOfAnotherProject } from '../placement/consumer';
 
 /** What a write names: projects it assigns and consumers it touches. */
 export interface WriteTargets {
@@ -54,10 +55,11 @@ export async function projectScopeViolation(
   ds: DataSource,
   project: string,
   targets: WriteTargets,
+  action = 'write allocations for',
 ): Promise<string | null> {
   const foreign = targets.projectIds.find((p) => p !== project);
   if (foreign !== undefined) {
-    return `This token is scoped to project '${project}' and may not write allocations for project '${foreign}'.`;
+    return `This token is scoped to project '${project}' and may not ${action} project '${foreign}'.`;
   }
   const uuids = [...new Set(targets.consumerUuids.map((u) => u.toLowerCase()))].filter((u) =>
     /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/.test(u),
@@ -65,14 +67,40 @@ export async function projectScopeViolation(
   if (uuids.length === 0) {
     return null;
   }
-  // SELECT c.uuid, p.external_id FROM consumers c JOIN projects p ON p.id = c.project_id
-  // WHERE c.uuid = ANY($1) AND p.external_id <> $2   (consumers of another project)
-  const rows: { uuid: string }[] = await ds.query(
-    `SELECT c.uuid FROM consumers c JOIN projects p ON p.id = c.project_id
-     WHERE c.uuid = ANY($1::uuid[]) AND p.external_id <> $2 LIMIT 1`,
-    [uuids, project],
-  );
-  return rows.length > 0
-    ? `This token is scoped to project '${project}'; consumer ${rows[0]!.uuid} belongs to another project.`
+  const foreignConsumer = await consumerOfAnotherProject(ds, uuids, project);
+  return foreignConsumer
+    ? `This token is scoped to project '${project}'; consumer ${foreignConsumer} belongs to another project.`
     : null;
+}
+
+/**
+ * The reason a caller scoped to `project` may not run the query field `field` with `args`, or
+ * null when it may: a scoped token reads only its own project's quota, usage, consumers and
+ * placement explanations, and cannot list every project.
+ */
+export async function readScopeViolation(
+  ds: DataSource,
+  project: string,
+  field: string,
+  args: Readonly<Record<string, unknown>>,
+): Promise<string | null> {
+  switch (field) {
+    case 'projects':
+      return `'projects' lists every project: a token scoped to project '${project}' may read only its own (quota, usages, consumers with filter.projectId).`;
+    case 'consumers': {
+      const filter = args.filter as { projectId?: unknown } | null | undefined;
+      return filter?.projectId === project
+        ? null
+        : `A token scoped to project '${project}' lists consumers with filter: { projectId: "${project}" } only.`;
+    }
+    case 'consumer':
+      return projectScopeViolation(
+        ds,
+        project,
+        { projectIds: [], consumerUuids: [String(args.uuid)] },
+        'read',
+      );
+    default:
+      return projectScopeViolation(ds, project, collectWriteTargets(args), 'read');
+  }
 }

@@ -42,6 +42,19 @@ export const PROJECT_SCOPED_MUTATIONS: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Query fields that read one project's data: a project-scoped caller may read only its own
+ * project's (src/auth/project-scope.ts readScopeViolation), and may not list every project.
+ */
+export const PROJECT_SCOPED_QUERIES: ReadonlySet<string> = new Set([
+  'quota',
+  'usages',
+  'consumers',
+  'consumer',
+  'projects',
+  'explainPlacement',
+]);
+
+/**
  * Arguments (paths into a root field's coerced arguments) that override the operator's scheduler
  * configuration for one request: only `admin` may set them, on any root field listed.
  */

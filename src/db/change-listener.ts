@@ -3,7 +3,6 @@
 // told "everything changed" and the connection is re-established with backoff.
 import { Client } from 'pg';
 import type { Logger } from '../logger';
-import type { ChangeBus } from '../placement/change-bus';
 
 /** A running listener. */
 export interface ChangeListener {
@@ -12,8 +11,22 @@ export interface ChangeListener {
   stop(): Promise<void>;
 }
 
+/**
+ * Where heard notifications go (the domain's change bus implements it): the channel to LISTEN on,
+ * how a payload decodes, and what to publish ('all' after a reconnect: anything may have changed).
+ */
+export interface NotificationSink<C> {
+  readonly channel: string;
+  decode(payload: string): C | undefined | null;
+  publish(change: C | { kind: 'all' }, origin: 'remote'): void;
+}
+
 /** Starts listening on `bus.channel` over a new connection to `url`. */
-export function startChangeListener(url: string, bus: ChangeBus, log: Logger): ChangeListener {
+export function startChangeListener<C>(
+  url: string,
+  bus: NotificationSink<C>,
+  log: Logger,
+): ChangeListener {
   let client: Client | undefined;
   let up = false;
   let stopped = false;

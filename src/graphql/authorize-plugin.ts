@@ -18,11 +18,16 @@ import {
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Principal } from '../auth/authenticator';
-import { collectWriteTargets, projectScopeViolation } from '../auth/project-scope';
+import {
+  collectWriteTargets,
+  projectScopeViolation,
+  readScopeViolation,
+} from '../auth/project-scope';
 import {
   ADMIN_ONLY_ARGUMENTS,
   adminOnlyArgument,
   PROJECT_SCOPED_MUTATIONS,
+  PROJECT_SCOPED_QUERIES,
   roleAllows,
   roleForOperation,
 } from '../auth/roles';
@@ -119,9 +124,12 @@ export function useAuthorization(o: AuthorizePluginOptions): Plugin<{ caller?: P
       }
       const rootType =
         op.operation === 'mutation' ? args.schema.getMutationType() : args.schema.getQueryType();
+      const scopedRead = (field: string) =>
+        caller.project !== null && op.operation === 'query' && PROJECT_SCOPED_QUERIES.has(field);
       const argumentChecked = fields.some(
         (f) =>
           ADMIN_ONLY_ARGUMENTS[f.name.value] ||
+          scopedRead(f.name.value) ||
           (caller.project &&
             op.operation === 'mutation' &&
             PROJECT_SCOPED_MUTATIONS.has(f.name.value)),
@@ -147,6 +155,19 @@ export function useAuthorization(o: AuthorizePluginOptions): Plugin<{ caller?: P
             `Only an admin token may set ${override} on '${field}' (it overrides the operator's configuration).`,
           );
           return;
+        }
+        if (caller.project && scopedRead(field)) {
+          const reason = await readScopeViolation(
+            o.services.dataSource,
+            caller.project,
+            field,
+            values,
+          );
+          if (reason) {
+            forbid(reason);
+            return;
+          }
+          continue;
         }
         if (
           !caller.project ||

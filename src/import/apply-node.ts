@@ -3,10 +3,17 @@
 // leaves generations untouched (seed 001: "_migrate_inventory() uses a single DB transaction").
 import type { DataSource, EntityManager } from 'typeorm';
 import { type ChangeBus, type ChangeSet, writeTransaction } from '../placement/change-bus';
-import { ConflictError } from '../placement/errors';
+import { ConflictError, ErrorCode } from '../placement/errors';
 import { bumpProviderGeneration } from '../placement/generation';
 import { type InventoryService, inventoriesOf } from '../placement/inventory';
 import { isCustomName } from '../placement/names';
+import {
+  createMissingClasses,
+  insertRootProvider,
+  lockProviderByUuid,
+  otherProviderNamed,
+  renameProvider,
+} from '../placement/provider-writes';
 import type { InventoryRecord } from '../placement/types';
 import {
   type ComputeNodePlan,
@@ -64,27 +71,13 @@ export function diffInventories(
 class DryRunRollback extends Error {}
 
 async function nameOwner(em: EntityManager, name: string, uuid: string): Promise<void> {
-  const rows: { uuid: string }[] = await em.query(
-    'SELECT uuid FROM resource_providers WHERE name = $1 AND uuid <> $2',
-    [name, uuid],
-  );
-  if (rows[0]) {
-    throw new ConflictError(`provider name '${name}' is already used by provider ${rows[0].uuid}`);
+  const owner = await otherProviderNamed(em, name, uuid);
+  if (owner) {
+    throw new ConflictError(
+      `provider name '${name}' is already used by provider ${owner}`,
+      ErrorCode.DUPLICATE_NAME,
+    );
   }
-}
-
-/**
- * Inserts a root provider inside the caller's transaction (the statement of
- * ResourceProviderService.create, which opens its own transaction).
- */
-async function insertRootProvider(em: EntityManager, uuid: string, name: string): Promise<number> {
-  const rows: { id: number }[] = await em.query(
-    `WITH n AS (SELECT nextval(pg_get_serial_sequence('resource_providers', 'id'))::int AS id)
-     INSERT INTO resource_providers (id, uuid, name, generation, root_provider_id, parent_provider_id)
-     SELECT n.id, $1::uuid, $2, 0, n.id, NULL FROM n RETURNING id`,
-    [uuid, name],
-  );
-  return rows[0]!.id;
 }
 
 async function ensureCustomClasses(
@@ -96,15 +89,11 @@ async function ensureCustomClasses(
   if (custom.length === 0) {
     return [];
   }
-  const created: { name: string }[] = await em.query(
-    `INSERT INTO resource_classes (name) SELECT unnest($1::text[])
-     ON CONFLICT (name) DO NOTHING RETURNING name`,
-    [custom],
-  );
+  const created = await createMissingClasses(em, custom);
   if (created.length > 0) {
     changes.catalogChanged();
   }
-  return created.map((c) => `created resource class ${c.name}`);
+  return created.map((name) => `created resource class ${name}`);
 }
 
 async function applyIn(
@@ -113,11 +102,7 @@ async function applyIn(
   inventories: InventoryService,
   plan: ComputeNodePlan & { readonly uuid: string },
 ): Promise<AppliedNode> {
-  const rows: { id: number; name: string }[] = await em.query(
-    'SELECT id, name FROM resource_providers WHERE uuid = $1 FOR UPDATE',
-    [plan.uuid],
-  );
-  const existing = rows[0];
+  const existing = await lockProviderByUuid(em, plan.uuid);
   const lines: string[] = [];
   if (!existing || existing.name !== plan.name) {
     await nameOwner(em, plan.name, plan.uuid);
@@ -126,10 +111,7 @@ async function applyIn(
   if (existing) {
     id = existing.id;
     if (existing.name !== plan.name) {
-      await em.query('UPDATE resource_providers SET name = $2, updated_at = now() WHERE id = $1', [
-        id,
-        plan.name,
-      ]);
+      await renameProvider(em, id, plan.name);
       lines.push(`name ${existing.name}→${plan.name}`);
     }
   } else {

@@ -2,7 +2,8 @@
 // provider's of the same name, or a new one written back to the source), and applies it in one
 // transaction per node; bad rows are reported and the rest carry on (seed 001 _migrate_inventory).
 import { randomUUID } from 'node:crypto';
-import { BadRequestError, isPlacementError } from '../placement/errors';
+import { BadRequestError, ErrorCode, isPlacementError } from '../placement/errors';
+import { providerUuidByName } from '../placement/provider-writes';
 import { normalizeUuidOrThrow } from '../placement/uuid';
 import type { Services } from '../services';
 import { applyComputeNodePlan } from './apply-node';
@@ -74,12 +75,18 @@ export function checkImportOptionsOrThrow(opts: ImportOptions): void {
     ['reservedHostDiskMb', opts.reservedHostDiskMb],
   ] as const) {
     if (v !== undefined && (!Number.isInteger(v) || v < 0)) {
-      throw new BadRequestError(`${name} must be a non-negative integer (got ${v}).`);
+      throw new BadRequestError(
+        `${name} must be a non-negative integer (got ${v}).`,
+        ErrorCode.INVALID_INPUT,
+      );
     }
   }
   for (const [rc, cap] of Object.entries(opts.pciMaxUnit ?? {})) {
     if (!Number.isInteger(cap) || cap < 1) {
-      throw new BadRequestError(`The PCI max_unit of ${rc} must be an integer of at least 1.`);
+      throw new BadRequestError(
+        `The PCI max_unit of ${rc} must be an integer of at least 1.`,
+        ErrorCode.INVALID_INPUT,
+      );
     }
   }
 }
@@ -122,11 +129,15 @@ export class ComputeNodeImporter {
       !Array.isArray(rows) ||
       !rows.every((r) => r !== null && typeof r === 'object' && !Array.isArray(r))
     ) {
-      throw new BadRequestError('rows must be an array of compute_nodes row objects');
+      throw new BadRequestError(
+        'rows must be an array of compute_nodes row objects',
+        ErrorCode.INVALID_INPUT,
+      );
     }
     if (rows.length > MAX_JSON_ROWS) {
       throw new BadRequestError(
         `At most ${MAX_JSON_ROWS} rows per request (got ${rows.length}); split the payload or use the CLI.`,
+        ErrorCode.INVALID_INPUT,
       );
     }
     checkImportOptionsOrThrow(opts);
@@ -220,13 +231,10 @@ export class ComputeNodeImporter {
     opts: ImportOptions,
     notes: string[],
   ): Promise<string> {
-    const rows: { uuid: string }[] = await this.services.dataSource.query(
-      'SELECT uuid FROM resource_providers WHERE name = $1',
-      [name],
-    );
-    let uuid = rows[0]?.uuid ?? randomUUID();
+    const named = await providerUuidByName(this.services.dataSource, name);
+    let uuid = named ?? randomUUID();
     notes.push(
-      rows[0]
+      named
         ? 'row has no uuid: adopting the provider of the same name'
         : 'row has no uuid: generated one',
     );

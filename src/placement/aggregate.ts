@@ -3,7 +3,7 @@
 // handlers/aggregate.py; Nova objects/aggregate.py for metadata).
 import type { DataSource, EntityManager } from 'typeorm';
 import { type ChangeBus, writeTransaction } from './change-bus';
-import { BadRequestError } from './errors';
+import { BadRequestError, ErrorCode } from './errors';
 import { bumpProviderGeneration } from './generation';
 import type { ResourceProviderService } from './resource-provider';
 import type { AggregateRecord, ResourceProviderRecord } from './types';
@@ -172,15 +172,24 @@ export class AggregateService {
     const keys = new Set<string>();
     for (const { key } of metadata) {
       if (key.length === 0 || key.length > 255) {
-        throw new BadRequestError(`Invalid aggregate metadata key '${key}': 1 to 255 characters.`);
+        throw new BadRequestError(
+          `Invalid aggregate metadata key '${key}': 1 to 255 characters.`,
+          ErrorCode.INVALID_NAME,
+        );
       }
       if (keys.has(key)) {
-        throw new BadRequestError(`Duplicate aggregate metadata key '${key}'.`);
+        throw new BadRequestError(
+          `Duplicate aggregate metadata key '${key}'.`,
+          ErrorCode.INVALID_INPUT,
+        );
       }
       keys.add(key);
     }
     if (name !== undefined && name !== null && name.length > 255) {
-      throw new BadRequestError('Aggregate name must be at most 255 characters.');
+      throw new BadRequestError(
+        'Aggregate name must be at most 255 characters.',
+        ErrorCode.INVALID_NAME,
+      );
     }
     return writeTransaction(this.ds, this.bus, async (em, changes) => {
       const [aggId] = await this.ensureAggregates(em, [id]);

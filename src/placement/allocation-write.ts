@@ -7,10 +7,10 @@ import type { EntityManager } from 'typeorm';
 import { rowsOf } from '../db/rows';
 import type { LockedConsumer } from './allocation-consumers';
 import { assertConsumerTypeOrThrow } from './consumer';
-import { BadRequestError, ConflictError } from './errors';
+import { BadRequestError, ConflictError, ErrorCode } from './errors';
 import { incrementGenerationsById } from './generation';
 import { classIdsOrThrow } from './inventory';
-import { capacityOf } from './types';
+import { capacityOf, type InventoryColumns } from './types';
 import { normalizeUuidOrThrow } from './uuid';
 
 /** One consumer's complete new allocations. */
@@ -43,7 +43,10 @@ export function normalizeInputsOrThrow(
   return inputs.map((c) => {
     const consumerUuid = normalizeUuidOrThrow(c.consumerUuid, 'consumer uuid');
     if (seen.has(consumerUuid)) {
-      throw new BadRequestError(`Consumer ${consumerUuid} appears more than once in the request.`);
+      throw new BadRequestError(
+        `Consumer ${consumerUuid} appears more than once in the request.`,
+        ErrorCode.ALLOCATION_INVALID,
+      );
     }
     seen.add(consumerUuid);
     if (c.consumerType !== undefined && c.consumerType !== null) {
@@ -51,7 +54,10 @@ export function normalizeInputsOrThrow(
     }
     for (const id of [c.projectId, c.userId]) {
       if (id !== undefined && id !== null && (id.length === 0 || id.length > 255)) {
-        throw new BadRequestError('project_id and user_id must be 1 to 255 characters.');
+        throw new BadRequestError(
+          'project_id and user_id must be 1 to 255 characters.',
+          ErrorCode.INVALID_NAME,
+        );
       }
     }
     const providers = new Set<string>();
@@ -60,6 +66,7 @@ export function normalizeInputsOrThrow(
       if (providers.has(providerUuid)) {
         throw new BadRequestError(
           `Resource provider ${providerUuid} appears twice in the allocations of ${consumerUuid}.`,
+          ErrorCode.ALLOCATION_INVALID,
         );
       }
       providers.add(providerUuid);
@@ -67,12 +74,14 @@ export function normalizeInputsOrThrow(
       if (entries.length === 0) {
         throw new BadRequestError(
           `Allocation of ${consumerUuid} on ${providerUuid} has no resources.`,
+          ErrorCode.ALLOCATION_INVALID,
         );
       }
       for (const [rc, amount] of entries) {
         if (!Number.isInteger(amount) || amount < 1 || amount > 2147483647) {
           throw new BadRequestError(
             `Invalid amount ${amount} of ${rc} for consumer ${consumerUuid}: it must be an integer from 1 to 2147483647.`,
+            ErrorCode.ALLOCATION_INVALID,
           );
         }
       }
@@ -142,6 +151,7 @@ export async function lockProviders(
   if (missing.length > 0) {
     throw new BadRequestError(
       `Allocation for resource provider '${missing.sort().join(', ')}' that does not exist.`,
+      ErrorCode.UNKNOWN_PROVIDER,
     );
   }
   const generations = new Map(rows.map((r) => [r.id, r.generation]));
@@ -199,18 +209,11 @@ export async function insertAllocations(
   }
   // Inventories with their class names and usage, in one statement; a class none of them has is
   // looked up only then, to tell an unknown class (400) from a missing inventory (409).
-  const invRows: {
-    resource_provider_id: number;
+  const invRows: (InventoryColumns & {
     resource_class_id: number;
     resource_class: string;
-    total: number;
-    reserved: number;
-    min_unit: number;
-    max_unit: number;
-    step_size: number;
-    allocation_ratio: number;
     used: number;
-  }[] = await em.query(
+  })[] = await em.query(
     `SELECT i.resource_provider_id, i.resource_class_id, rc.name AS resource_class, i.total,
             i.reserved, i.min_unit, i.max_unit, i.step_size, i.allocation_ratio,
             COALESCE((SELECT sum(a.used) FROM allocations a WHERE a.resource_provider_id = i.resource_provider_id
@@ -233,11 +236,13 @@ export async function insertAllocations(
     if (!row) {
       throw new ConflictError(
         `Unable to allocate inventory: Inventory for '${f.rc}' on resource provider '${f.providerUuid}' invalid.`,
+        ErrorCode.ALLOCATION_NO_INVENTORY,
       );
     }
     if (f.used < row.min_unit || f.used > row.max_unit || f.used % row.step_size !== 0) {
       throw new ConflictError(
         `Unable to allocate inventory: Unable to create allocation for '${f.rc}' on resource provider '${f.providerUuid}'. The requested amount would violate inventory constraints (min_unit ${row.min_unit}, max_unit ${row.max_unit}, step_size ${row.step_size}; requested ${f.used}).`,
+        ErrorCode.ALLOCATION_OUTSIDE_UNITS,
       );
     }
     requested.set(key, (requested.get(key) ?? 0) + f.used);
@@ -249,6 +254,7 @@ export async function insertAllocations(
     if (row.used + requested.get(key)! > cap) {
       throw new ConflictError(
         `Unable to allocate inventory: Unable to create allocation for '${f.rc}' on resource provider '${f.providerUuid}'. The requested amount would exceed the capacity (capacity ${capacityOf({ total: row.total, reserved: row.reserved, allocationRatio: row.allocation_ratio })}, used ${row.used}, requested ${requested.get(key)}).`,
+        ErrorCode.ALLOCATION_EXCEEDS_CAPACITY,
       );
     }
   }

@@ -12,7 +12,7 @@ import {
 } from './allocation-write';
 import { type ChangeBus, writeTransaction } from './change-bus';
 import { consumersById, consumersByUuid } from './consumer';
-import { NotFoundError } from './errors';
+import { ErrorCode, NotFoundError } from './errors';
 import type { ResourceProviderService } from './resource-provider';
 import type { AllocationRecord, ConsumerRecord, ResourceProviderRecord } from './types';
 import { isUuid, normalizeUuidOrThrow } from './uuid';
@@ -26,7 +26,7 @@ export type AllocationGuard = (
 /**
  * Hook run first in every allocation write transaction, before any consumer or provider row is
  * read or locked (quota: take the project locks, then read usage before the write). The guard it
- * may return runs after the write, together with the {@link AllocationGuard}s.
+ * may return ({@link AllocationGuard}) runs after the write, in the same transaction.
  */
 export type AllocationPreGuard = (
   em: EntityManager,
@@ -63,7 +63,6 @@ const toRecord = (r: AllocRow): AllocationRecord => ({
 
 /** Allocation operations. */
 export class AllocationService {
-  private readonly guards: AllocationGuard[] = [];
   private readonly preGuards: AllocationPreGuard[] = [];
 
   constructor(
@@ -71,11 +70,6 @@ export class AllocationService {
     private readonly bus: ChangeBus,
     private readonly providers: ResourceProviderService,
   ) {}
-
-  /** Adds a check run in every allocation write transaction (e.g. quota). */
-  addGuard(guard: AllocationGuard): void {
-    this.guards.push(guard);
-  }
 
   /** Adds a hook run at the start of every allocation write transaction (quota locks). */
   addPreGuard(preGuard: AllocationPreGuard): void {
@@ -123,7 +117,7 @@ export class AllocationService {
     extraProviderIds: readonly number[] = [],
     beforeInsert?: (generations: ReadonlyMap<number, number>) => Promise<void>,
   ): Promise<void> {
-    const guards = [...this.guards];
+    const guards: AllocationGuard[] = [];
     for (const preGuard of this.preGuards) {
       const guard = await preGuard(em, normalized);
       if (guard) {
@@ -223,7 +217,10 @@ export class AllocationService {
       const consumer = rows[0];
       const freed = consumer ? await deleteAllocationsOf(em, [consumer.id]) : [];
       if (!consumer || freed.length === 0) {
-        throw new NotFoundError(`No allocations for consumer '${id}'`);
+        throw new NotFoundError(
+          `No allocations for consumer '${id}'`,
+          ErrorCode.CONSUMER_NOT_FOUND,
+        );
       }
       await em.query('DELETE FROM consumers WHERE id = $1', [consumer.id]);
       changes.providers(freed, [consumer.project]);

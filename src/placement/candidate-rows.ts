@@ -2,6 +2,7 @@
 // consistent snapshot), or those of a few providers after a change notification.
 import type { DataSource, EntityManager } from 'typeorm';
 import type { IndexRows } from './allocation-candidates/index-rows';
+import type { InventoryColumns } from './types';
 
 async function rowsIn(em: EntityManager, ids: readonly number[] | undefined): Promise<IndexRows> {
   const all = ids === undefined;
@@ -21,17 +22,7 @@ async function rowsIn(em: EntityManager, ids: readonly number[] | undefined): Pr
   );
   // Usage per (provider, class) joined to inventories; the allocations index on
   // (resource_provider_id, resource_class_id) serves the aggregate.
-  const inventories: {
-    resource_provider_id: number;
-    name: string;
-    total: number;
-    reserved: number;
-    min_unit: number;
-    max_unit: number;
-    step_size: number;
-    allocation_ratio: number;
-    used: number;
-  }[] = await em.query(
+  const inventories: (InventoryColumns & { name: string; used: number })[] = await em.query(
     `SELECT i.resource_provider_id, rc.name, i.total, i.reserved, i.min_unit, i.max_unit, i.step_size,
             i.allocation_ratio, COALESCE(u.used, 0) AS used
      FROM inventories i

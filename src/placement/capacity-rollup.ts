@@ -4,7 +4,7 @@
 // tree. Answered from the in-memory capacity index (the one the candidate engine reads), so no
 // SQL runs and the figures are as fresh as the last change this replica has heard of.
 import type { CapacityIndex } from './allocation-candidates/capacity-index';
-import { BadRequestError } from './errors';
+import { BadRequestError, ErrorCode } from './errors';
 import type { ProviderFilterSql } from './provider-filter';
 import { normalizeUuidOrThrow } from './uuid';
 
@@ -50,12 +50,16 @@ export function compileProviderFilter(
   const traits = [...(f.requiredTraits ?? []).flat(), ...(f.forbiddenTraits ?? [])];
   const missing = [...new Set(traits.filter((t) => !index.isKnownTrait(t)))];
   if (missing.length > 0) {
-    throw new BadRequestError(`No such trait(s): ${missing.sort().join(', ')}.`);
+    throw new BadRequestError(
+      `No such trait(s): ${missing.sort().join(', ')}.`,
+      ErrorCode.TRAIT_NOT_FOUND,
+    );
   }
   const resources = Object.entries(f.resources ?? {}).map(([rc, amount]) => {
     if (!index.isKnownResourceClass(rc)) {
       throw new BadRequestError(
         `Invalid resource class in resources parameter: No such resource class ${rc}.`,
+        ErrorCode.RESOURCE_CLASS_NOT_FOUND,
       );
     }
     return [index.classes.lookup(rc), amount] as const;

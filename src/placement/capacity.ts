@@ -10,7 +10,7 @@ import {
   capacityRollup,
   slotsMatching,
 } from './capacity-rollup';
-import { BadRequestError } from './errors';
+import { BadRequestError, ErrorCode } from './errors';
 import type { ProviderFilterSql } from './provider-filter';
 import { normalizeUuidOrThrow } from './uuid';
 
@@ -59,7 +59,10 @@ export class CapacityService {
   ): Promise<RankedProvider[]> {
     const index = await this.candidates.current();
     if (!index.isKnownResourceClass(resourceClass)) {
-      throw new BadRequestError(`No such resource class ${resourceClass}.`);
+      throw new BadRequestError(
+        `No such resource class ${resourceClass}.`,
+        ErrorCode.RESOURCE_CLASS_NOT_FOUND,
+      );
     }
     const classId = index.classes.lookup(resourceClass);
     const inv = index.inventories;

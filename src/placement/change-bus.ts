@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailableError } from '../db/unavailable';
-import { ConcurrentUpdateError, ConflictError, UnavailableError } from './errors';
+import { ConcurrentUpdateError, ConflictError, ErrorCode, UnavailableError } from './errors';
 
 /**
  * What changed. 'providers': rows, inventories, usage, traits or aggregates of these ids;
@@ -128,6 +128,21 @@ export class ChangeSet {
 }
 
 /**
+ * Tells candidate indexes, here and on other replicas, that the class or trait catalogue changed
+ * (after a write outside {@link writeTransaction}; no-op without a bus).
+ */
+export async function announceCatalogChange(
+  ds: DataSource,
+  bus: ChangeBus | undefined,
+): Promise<void> {
+  if (!bus) {
+    return;
+  }
+  await ds.query('SELECT pg_notify($1, $2)', [bus.channel, bus.encode({ kind: 'catalog' })]);
+  bus.publish({ kind: 'catalog' }, 'local');
+}
+
+/**
  * Runs `fn` in a transaction, NOTIFYing the changes it records before commit and publishing them
  * in-process after commit (so this replica reads its own writes at once).
  */
@@ -169,7 +184,10 @@ export function translateDatabaseError(err: unknown): unknown {
         'Inventory and/or allocations changed while attempting to write (concurrent transaction); retry.',
       );
     case '23503':
-      return new ConflictError('A referenced object was deleted concurrently; re-read and retry.');
+      return new ConflictError(
+        'A referenced object was deleted concurrently; re-read and retry.',
+        ErrorCode.CONCURRENT_DELETE,
+      );
     default:
       return isDatabaseUnavailableError(err) ? new UnavailableError(DATABASE_UNAVAILABLE) : err;
   }

@@ -36,30 +36,7 @@ export class ConsumerListService {
 
   /** One page of consumers matching `f`, by internal id (one statement). */
   async consumers(f: ConsumerFilter, page: PageRequest): Promise<ConsumerRecord[]> {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    const p = (v: unknown) => {
-      params.push(v);
-      return `$${params.length}`;
-    };
-    if (f.projectId !== undefined) {
-      where.push(`p.external_id = ${p(f.projectId)}`);
-    }
-    if (f.userId !== undefined) {
-      where.push(`u.external_id = ${p(f.userId)}`);
-    }
-    if (f.consumerType !== undefined) {
-      where.push(
-        f.consumerType === UNKNOWN_CONSUMER_TYPE
-          ? 'c.consumer_type_id IS NULL'
-          : `ct.name = ${p(f.consumerType)}`,
-      );
-    }
-    if (f.providerUuid !== undefined) {
-      where.push(`EXISTS (SELECT 1 FROM allocations a JOIN resource_providers rp
-        ON rp.id = a.resource_provider_id
-        WHERE a.consumer_id = c.id AND rp.uuid = ${p(normalizeUuidOrThrow(f.providerUuid, 'provider uuid'))}::uuid)`);
-    }
+    const { where, p, params } = consumerWhere(f);
     if (page.afterId !== undefined) {
       where.push(`c.id > ${p(page.afterId)}`);
     }
@@ -69,6 +46,24 @@ export class ConsumerListService {
       params,
     );
     return rows.map(toConsumerRecord);
+  }
+
+  /** How many consumers match `f` (one statement). */
+  async countConsumers(f: ConsumerFilter): Promise<number> {
+    const { where, params } = consumerWhere(f);
+    const rows: { n: number }[] = await this.ds.query(
+      `SELECT count(*)::int AS n FROM (${CONSUMER_SELECT} ${where.length ? `WHERE ${where.join(' AND ')}` : ''}) q`,
+      params,
+    );
+    return rows[0]!.n;
+  }
+
+  /** How many projects have consumers (one statement). */
+  async countProjects(): Promise<number> {
+    const rows: { n: number }[] = await this.ds.query(
+      'SELECT count(DISTINCT project_id)::int AS n FROM consumers',
+    );
+    return rows[0]!.n;
   }
 
   /** One page of projects that have consumers, with their usage totals (two statements). */
@@ -98,4 +93,33 @@ export class ConsumerListService {
         .map((u) => ({ resourceClass: u.name, used: Number(u.used) })),
     }));
   }
+}
+
+/** The WHERE conditions of a consumer filter over CONSUMER_SELECT, with their parameters. */
+function consumerWhere(f: ConsumerFilter) {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const p = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  if (f.projectId !== undefined) {
+    where.push(`p.external_id = ${p(f.projectId)}`);
+  }
+  if (f.userId !== undefined) {
+    where.push(`u.external_id = ${p(f.userId)}`);
+  }
+  if (f.consumerType !== undefined) {
+    where.push(
+      f.consumerType === UNKNOWN_CONSUMER_TYPE
+        ? 'c.consumer_type_id IS NULL'
+        : `ct.name = ${p(f.consumerType)}`,
+    );
+  }
+  if (f.providerUuid !== undefined) {
+    where.push(`EXISTS (SELECT 1 FROM allocations a JOIN resource_providers rp
+      ON rp.id = a.resource_provider_id
+      WHERE a.consumer_id = c.id AND rp.uuid = ${p(normalizeUuidOrThrow(f.providerUuid, 'provider uuid'))}::uuid)`);
+  }
+  return { where, params, p };
 }

@@ -1,7 +1,7 @@
 // Consumers, projects, users and consumer types (upstream: objects/consumer.py, project.py,
 // user.py, consumer_type.py, handlers/util.py ensure_consumer).
-import type { EntityManager } from 'typeorm';
-import { BadRequestError } from './errors';
+import type { DataSource, EntityManager } from 'typeorm';
+import { BadRequestError, ErrorCode } from './errors';
 import type { ConsumerRecord } from './types';
 
 /** Project/user Placement records for consumers written without them (before 1.8). */
@@ -52,6 +52,20 @@ export async function consumersByUuid(
 }
 
 /** Consumers by internal id, in order (null where missing). */
+/** One of the consumers `uuids` that belongs to a project other than `project`, or undefined. */
+export async function consumerOfAnotherProject(
+  ds: DataSource | EntityManager,
+  uuids: readonly string[],
+  project: string,
+): Promise<string | undefined> {
+  const rows: { uuid: string }[] = await ds.query(
+    `SELECT c.uuid FROM consumers c JOIN projects p ON p.id = c.project_id
+     WHERE c.uuid = ANY($1::uuid[]) AND p.external_id <> $2 LIMIT 1`,
+    [uuids, project],
+  );
+  return rows[0]?.uuid;
+}
+
 export async function consumersById(
   em: EntityManager,
   ids: readonly number[],
@@ -68,6 +82,7 @@ export function assertConsumerTypeOrThrow(name: string): void {
   if (name.length === 0 || name.length > 255 || !CONSUMER_TYPE_RE.test(name)) {
     throw new BadRequestError(
       `Invalid consumer_type '${name}': it must match ^[A-Z0-9_]+$ and be 1 to 255 characters.`,
+      ErrorCode.INVALID_NAME,
     );
   }
 }

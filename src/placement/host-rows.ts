@@ -5,9 +5,61 @@
 // scheduling request; plugins never query the database. Claims are validated in PostgreSQL, so
 // an index a change behind can cost a retry, never an over-commit.
 import type { DataSource } from 'typeorm';
-import type { HostRows } from '../scheduler/host-view';
 import type { CapacityIndex } from './allocation-candidates/capacity-index';
 import type { ChangeBus } from './change-bus';
+import type { InventoryLimits } from './types';
+
+/** A provider of one of the candidate trees. */
+export interface ProviderRow {
+  readonly uuid: string;
+  readonly name: string;
+  readonly parentUuid: string | null;
+  readonly rootUuid: string;
+  readonly generation?: number;
+}
+
+/** An inventory of one provider, by uuid, as host views are built from. */
+export interface HostInventoryRow extends InventoryLimits {
+  readonly providerUuid: string;
+}
+
+/** Sum of allocations of one resource class against one provider. */
+export interface UsageRow {
+  readonly providerUuid: string;
+  readonly resourceClass: string;
+  readonly used: number;
+}
+
+/** One trait of one provider. */
+export interface HostTraitRow {
+  readonly providerUuid: string;
+  readonly trait: string;
+}
+
+/** One aggregate membership of one provider. */
+export interface MembershipRow {
+  readonly providerUuid: string;
+  readonly aggregateUuid: string;
+}
+
+/** One metadata entry of one aggregate. */
+export interface AggregateMetadataRow {
+  readonly aggregateUuid: string;
+  readonly key: string;
+  readonly value: string;
+}
+
+/** Everything read for a batch of candidate trees. */
+export interface HostRowSet {
+  readonly providers: readonly ProviderRow[];
+  readonly inventories: readonly HostInventoryRow[];
+  readonly usages: readonly UsageRow[];
+  readonly traits: readonly HostTraitRow[];
+  readonly memberships: readonly MembershipRow[];
+  /** Aggregate names (optional); aggregates without a row get `name: null`. */
+  readonly aggregates?: readonly { readonly uuid: string; readonly name: string | null }[];
+  readonly aggregateMetadata: readonly AggregateMetadataRow[];
+}
 
 /** An aggregate with its name and metadata. */
 export interface AggregateWithMetadata {
@@ -23,12 +75,12 @@ export interface AggregateWithMetadata {
 export function hostRowsFromIndex(
   index: CapacityIndex,
   rootUuids: readonly string[],
-): Omit<HostRows, 'aggregateMetadata'> & { roots: string[] } {
-  const providers: HostRows['providers'][number][] = [];
-  const inventories: HostRows['inventories'][number][] = [];
-  const usages: HostRows['usages'][number][] = [];
-  const traits: HostRows['traits'][number][] = [];
-  const memberships: HostRows['memberships'][number][] = [];
+): Omit<HostRowSet, 'aggregateMetadata'> & { roots: string[] } {
+  const providers: HostRowSet['providers'][number][] = [];
+  const inventories: HostRowSet['inventories'][number][] = [];
+  const usages: HostRowSet['usages'][number][] = [];
+  const traits: HostRowSet['traits'][number][] = [];
+  const memberships: HostRowSet['memberships'][number][] = [];
   const roots: string[] = [];
   const inv = index.inventories;
   for (const rootUuid of rootUuids) {

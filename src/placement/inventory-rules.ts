@@ -1,6 +1,6 @@
 // Value rules of one inventory and its defaults (upstream: schemas/inventory.py, handlers/inventory.py
 // _validate_inventory_capacity).
-import { BadRequestError } from './errors';
+import { BadRequestError, ErrorCode } from './errors';
 import { capacityOf } from './types';
 
 /** Largest value of a 32-bit inventory column (Placement's db constant MAX_INT). */
@@ -39,6 +39,7 @@ function intIn(name: string, v: number, min: number, rc: string): void {
   if (!Number.isInteger(v) || v < min || v > MAX_INT) {
     throw new BadRequestError(
       `Bad inventory ${rc}: ${name} must be an integer from ${min} to ${MAX_INT} (got ${v}).`,
+      ErrorCode.INVENTORY_INVALID,
     );
   }
 }
@@ -73,11 +74,13 @@ export function normalizeInventory(
   ) {
     throw new BadRequestError(
       `Bad inventory ${rc}: allocation_ratio must be a number greater than 0 (got ${n.allocationRatio}).`,
+      ErrorCode.INVENTORY_INVALID,
     );
   }
   if (n.minUnit > n.maxUnit) {
     throw new BadRequestError(
       `Bad inventory ${rc}: min_unit (${n.minUnit}) must not exceed max_unit (${n.maxUnit}).`,
+      ErrorCode.INVENTORY_INVALID,
     );
   }
   const capacity = capacityOf(n);
@@ -86,6 +89,7 @@ export function normalizeInventory(
       opts.allowZeroCapacity === false
         ? `Invalid inventory for ${rc}: the reserved value (${n.reserved}) must be less than the total (${n.total}), leaving capacity above 0.`
         : `Invalid inventory for ${rc}: the reserved value (${n.reserved}) is greater than the total (${n.total}).`,
+      ErrorCode.INVENTORY_INVALID,
     );
   }
   return n;

@@ -2,7 +2,13 @@
 // (upstream: objects/inventory.py and the inventory half of objects/resource_provider.py).
 import type { DataSource, EntityManager } from 'typeorm';
 import { type ChangeBus, writeTransaction } from './change-bus';
-import { BadRequestError, ConflictError, InventoryInUseError, NotFoundError } from './errors';
+import {
+  BadRequestError,
+  ConflictError,
+  ErrorCode,
+  InventoryInUseError,
+  NotFoundError,
+} from './errors';
 import { bumpProviderGeneration, type LockedProvider } from './generation';
 import {
   type InventoryInput,
@@ -11,19 +17,17 @@ import {
   normalizeInventory,
 } from './inventory-rules';
 import type { ResourceProviderService } from './resource-provider';
-import { capacityOf, type InventoryRecord, type ResourceProviderRecord } from './types';
+import {
+  capacityOf,
+  type InventoryColumns,
+  type InventoryRecord,
+  type ResourceProviderRecord,
+} from './types';
 
-interface InvRow {
-  resource_provider_id: number;
-  resource_class: string;
-  total: number;
-  reserved: number;
-  min_unit: number;
-  max_unit: number;
-  step_size: number;
-  allocation_ratio: number;
-  used: number;
-  updated_at: Date;
+interface InvRow extends InventoryColumns {
+  readonly resource_class: string;
+  readonly used: number;
+  readonly updated_at: Date;
 }
 
 /** Inventories (with usage) of providers, by provider id then class id. */
@@ -81,7 +85,10 @@ export async function classIdsOrThrow(
   const map = new Map(rows.map((r) => [r.name, r.id]));
   const missing = unique.find((n) => !map.has(n));
   if (missing !== undefined) {
-    throw new BadRequestError(`No such resource class ${missing}.`);
+    throw new BadRequestError(
+      `No such resource class ${missing}.`,
+      ErrorCode.RESOURCE_CLASS_NOT_FOUND,
+    );
   }
   return map;
 }
@@ -120,7 +127,10 @@ export class InventoryService {
     const seen = new Set<string>();
     for (const inv of normalized) {
       if (seen.has(inv.resourceClass)) {
-        throw new BadRequestError(`Duplicate resource class ${inv.resourceClass} in inventories.`);
+        throw new BadRequestError(
+          `Duplicate resource class ${inv.resourceClass} in inventories.`,
+          ErrorCode.INVALID_INPUT,
+        );
       }
       seen.add(inv.resourceClass);
     }
@@ -170,6 +180,7 @@ export class InventoryService {
       if (exists.length > 0) {
         throw new ConflictError(
           `Unable to create inventory for resource provider ${rp.uuid}: Inventory for ${n.resourceClass} already exists.`,
+          ErrorCode.INVENTORY_EXISTS,
         );
       }
       await this.replace(em, rp, [n], 'merge', opts);
@@ -196,6 +207,7 @@ export class InventoryService {
       if (exists.length === 0) {
         throw new BadRequestError(
           `No inventory record with resource class ${n.resourceClass} for resource provider ${rp.uuid}.`,
+          ErrorCode.INVENTORY_NOT_FOUND,
         );
       }
       await this.replace(em, rp, [n], 'merge', opts);
@@ -218,7 +230,10 @@ export class InventoryService {
         [rp.id, resourceClass],
       );
       if (rows.length === 0) {
-        throw new NotFoundError(`No inventory of class ${resourceClass} found for delete`);
+        throw new NotFoundError(
+          `No inventory of class ${resourceClass} found for delete`,
+          ErrorCode.INVENTORY_NOT_FOUND,
+        );
       }
       await this.assertUnused(em, rp, [resourceClass]);
       await em.query('DELETE FROM inventories WHERE id = $1', [rows[0]!.id]);

@@ -1,6 +1,7 @@
 // Validation of resource class and trait names (upstream: placement/schemas/resource_class.py,
 // trait.py, and os_resource_classes/os_traits CUSTOM_ namespace rules).
-import { BadRequestError } from './errors';
+import type { DataSource } from 'typeorm';
+import { BadRequestError, ErrorCode } from './errors';
 
 /** Custom names: CUSTOM_ followed by upper-case letters, digits and underscores, ≤ 255 chars. */
 export const CUSTOM_NAME_PATTERN = /^CUSTOM_[A-Z0-9_]+$/;
@@ -20,6 +21,29 @@ export function assertCustomNameOrThrow(kind: 'resource class' | 'trait', name: 
   if (name.length > 255 || !CUSTOM_NAME_PATTERN.test(name)) {
     throw new BadRequestError(
       `'${name}' is not a valid custom ${kind} name: it must match ${CUSTOM_NAME_PATTERN.source} and be at most 255 characters.`,
+      ErrorCode.INVALID_NAME,
     );
   }
+}
+
+/** A row of a name catalogue (`resource_classes`, `traits`). */
+export interface NameRow {
+  readonly id: number;
+  readonly name: string;
+  readonly created_at: Date;
+  readonly updated_at: Date;
+}
+
+/** Inserts `name` into catalogue `table` unless it is there: the new row, or undefined. */
+export async function insertName(
+  ds: DataSource,
+  table: 'resource_classes' | 'traits',
+  name: string,
+): Promise<NameRow | undefined> {
+  const inserted: NameRow[] = await ds.query(
+    `INSERT INTO ${table} (name) VALUES ($1) ON CONFLICT (name) DO NOTHING
+     RETURNING id, name, created_at, updated_at`,
+    [name],
+  );
+  return inserted[0];
 }

@@ -1,6 +1,6 @@
 // SQL for GET /resource_providers filters (upstream: resource_provider.py _get_all_by_filters_from_db).
 import type { EntityManager } from 'typeorm';
-import { BadRequestError } from './errors';
+import { BadRequestError, ErrorCode } from './errors';
 import { normalizeUuidOrThrow } from './uuid';
 
 /** Parsed provider-list filter (names, not ids). */
@@ -63,7 +63,10 @@ export async function providerFilterSql(
     );
     const missing = [...traitNames].filter((n) => !known.some((k) => k.name === n));
     if (missing.length > 0) {
-      throw new BadRequestError(`No such trait(s): ${missing.sort().join(', ')}.`);
+      throw new BadRequestError(
+        `No such trait(s): ${missing.sort().join(', ')}.`,
+        ErrorCode.TRAIT_NOT_FOUND,
+      );
     }
   }
   for (const anyOf of f.requiredTraits ?? []) {
@@ -92,6 +95,7 @@ export async function providerFilterSql(
       if (!known.some((k) => k.name === rc)) {
         throw new BadRequestError(
           `Invalid resource class in resources parameter: No such resource class ${rc}.`,
+          ErrorCode.RESOURCE_CLASS_NOT_FOUND,
         );
       }
     }

@@ -2,7 +2,7 @@
 // (upstream: resource_provider.py set_traits / _set_traits, handlers/trait.py).
 import type { DataSource, EntityManager } from 'typeorm';
 import { type ChangeBus, writeTransaction } from './change-bus';
-import { BadRequestError } from './errors';
+import { BadRequestError, ErrorCode } from './errors';
 import { bumpProviderGeneration } from './generation';
 import type { ResourceProviderService } from './resource-provider';
 import type { ResourceProviderRecord } from './types';
@@ -63,7 +63,10 @@ export class ProviderTraitService {
       );
       const missing = names.filter((n) => !rows.some((r) => r.name === n));
       if (missing.length > 0) {
-        throw new BadRequestError(`No such trait(s): ${missing.sort().join(', ')}`);
+        throw new BadRequestError(
+          `No such trait(s): ${missing.sort().join(', ')}`,
+          ErrorCode.TRAIT_NOT_FOUND,
+        );
       }
       await em.query('DELETE FROM resource_provider_traits WHERE resource_provider_id = $1', [
         rp.id,

@@ -27,40 +27,38 @@ export type QuerySyntaxIssue =
   | { readonly kind: 'member-of-forbidden-unsupported'; readonly value: string }
   | { readonly kind: 'in-tree-uuid'; readonly value: string };
 
-const PREFIX = 'Invalid query string parameters: ';
-
-/** berth's wording of an issue (what GraphQL clients see). */
+/** berth's wording of an issue (what GraphQL clients see; REST words it as Placement does). */
 function wording(i: QuerySyntaxIssue): string {
   switch (i.kind) {
     case 'resources-empty':
-      return 'Badly formed resources parameter: empty string; expected VCPU:2,MEMORY_MB:1024.';
+      return 'Badly formed resources: empty string; expected VCPU:2,MEMORY_MB:1024.';
     case 'resources-form':
-      return `Badly formed resources parameter: '${i.term}'; expected VCPU:2,MEMORY_MB:1024.`;
+      return `Badly formed resources: '${i.term}'; expected VCPU:2,MEMORY_MB:1024.`;
     case 'resources-amount':
       return `Requested resource ${i.resourceClass} expected positive integer amount. Got: ${i.amount}.`;
     case 'resources-amount-low':
       return `Requested resource ${i.resourceClass} requires amount >= 1. Got: ${i.amount}.`;
     case 'traits-any-of-unsupported':
-      return `${PREFIX}'in:' is not supported for traits here (got '${i.value}').`;
+      return `'in:' is not supported for traits here (got '${i.value}').`;
     case 'traits-any-of-empty':
     case 'traits-any-of-forbidden':
-      return `${PREFIX}Invalid trait list '${i.value}': 'in:' takes non-empty, non-forbidden trait names.`;
+      return `Invalid trait list '${i.value}': 'in:' takes non-empty, non-forbidden trait names.`;
     case 'traits-empty':
-      return `${PREFIX}Invalid trait name in '${i.value}'.`;
+      return `Invalid trait name in '${i.value}'.`;
     case 'traits-forbidden-unsupported':
-      return `${PREFIX}forbidden traits ('${i.value}') are not supported here.`;
+      return `Forbidden traits ('${i.value}') are not supported here.`;
     case 'traits-conflict':
-      return `${PREFIX}Conflicting required and forbidden traits found: ${i.traits.join(', ')}`;
+      return `Conflicting required and forbidden traits found: ${i.traits.join(', ')}`;
     case 'member-of-several':
-      return `${PREFIX}Expected 'member_of' parameter to contain valid UUID(s). Use 'in:' for several (got '${i.value}').`;
+      return `Each memberOf entry is one aggregate UUID; use 'in:' for several (got '${i.value}').`;
     case 'member-of-any-of-forbidden':
-      return `${PREFIX}Forbidden aggregates in 'in:' are not allowed; use '!in:' (got '${i.value}').`;
+      return `Forbidden aggregates in 'in:' are not allowed; use '!in:' (got '${i.value}').`;
     case 'member-of-uuid':
-      return `${PREFIX}Expected 'member_of' parameter to contain valid UUID(s). Got: ${i.value}`;
+      return `memberOf must contain valid aggregate UUID(s). Got: ${i.value}`;
     case 'member-of-forbidden-unsupported':
-      return `${PREFIX}Forbidden member_of '${i.value}' is not supported here.`;
+      return `Forbidden memberOf '${i.value}' is not supported here.`;
     case 'in-tree-uuid':
-      return `${PREFIX}Expected 'in_tree' parameter to be a format of uuid. Got: ${i.value}`;
+      return `inTree must be a provider UUID. Got: ${i.value}`;
   }
 }
 

@@ -8,7 +8,7 @@ import type { AllocationGuard } from './allocation';
 import type { ConsumerAllocationsInput } from './allocation-write';
 import { type ChangeBus, writeTransaction } from './change-bus';
 import { INCOMPLETE_CONSUMER_ID } from './consumer';
-import { BadRequestError, ConcurrentUpdateError, QuotaExceededError } from './errors';
+import { BadRequestError, ConcurrentUpdateError, ErrorCode, QuotaExceededError } from './errors';
 import { MAX_INT } from './inventory-rules';
 
 /** The quota resource counting instances: consumers of type INSTANCE or of no type (Nova's rule). */
@@ -178,13 +178,14 @@ function checkLimitInput(l: QuotaLimitInput): void {
   if (!Number.isInteger(l.limit) || l.limit < UNLIMITED || l.limit > MAX_INT) {
     throw new BadRequestError(
       `Invalid quota limit ${l.limit} for ${l.resource}: it must be an integer from 0 to ${MAX_INT}, or -1 for unlimited.`,
+      ErrorCode.QUOTA_INVALID_LIMIT,
     );
   }
 }
 
 function checkExternalId(what: string, id: string): void {
   if (id.length === 0 || id.length > 255) {
-    throw new BadRequestError(`${what} must be 1 to 255 characters.`);
+    throw new BadRequestError(`${what} must be 1 to 255 characters.`, ErrorCode.INVALID_NAME);
   }
 }
 
@@ -211,7 +212,10 @@ export class QuotaService {
     for (const l of input.limits) {
       checkLimitInput(l);
       if (seen.has(l.resource)) {
-        throw new BadRequestError(`Quota resource ${l.resource} appears more than once.`);
+        throw new BadRequestError(
+          `Quota resource ${l.resource} appears more than once.`,
+          ErrorCode.INVALID_INPUT,
+        );
       }
       seen.add(l.resource);
     }
@@ -225,6 +229,7 @@ export class QuotaService {
       if (unknown.length > 0) {
         throw new BadRequestError(
           `Unknown quota resource: ${unknown.sort().join(', ')} (use a resource class or ${INSTANCES}).`,
+          ErrorCode.QUOTA_UNKNOWN_RESOURCE,
         );
       }
       await lockProjects(em, [input.projectId], LIMITS_LOCK_CLASS, 'exclusive');

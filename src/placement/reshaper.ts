@@ -9,7 +9,7 @@ import {
   normalizeInputsOrThrow,
 } from './allocation-write';
 import { type ChangeBus, writeTransaction } from './change-bus';
-import { BadRequestError, ConcurrentUpdateError } from './errors';
+import { BadRequestError, ConcurrentUpdateError, ErrorCode } from './errors';
 import { incrementGenerationsById, type LockedProvider } from './generation';
 import type { InventoryService } from './inventory';
 import type { InventoryInput, InventoryWriteOptions } from './inventory-rules';
@@ -56,6 +56,7 @@ export class ReshaperService {
     if (new Set(invs.map((i) => i.providerUuid)).size !== invs.length) {
       throw new BadRequestError(
         'A resource provider appears more than once in the reshaper inventories.',
+        ErrorCode.INVALID_INPUT,
       );
     }
     const allocs = normalizeInputsOrThrow(input.allocations);
@@ -67,7 +68,10 @@ export class ReshaperService {
       const idOf = new Map(rows.map((r) => [r.uuid, r.id]));
       const missing = invs.filter((i) => !idOf.has(i.providerUuid)).map((i) => i.providerUuid);
       if (missing.length > 0) {
-        throw new BadRequestError(`Resource provider(s) not found: ${missing.join(', ')}`);
+        throw new BadRequestError(
+          `Resource provider(s) not found: ${missing.join(', ')}`,
+          ErrorCode.UNKNOWN_PROVIDER,
+        );
       }
       const locked = (inv: (typeof invs)[number]): LockedProvider => ({
         id: idOf.get(inv.providerUuid)!,

@@ -2,17 +2,12 @@
 
 import type { DataSource, EntityManager } from 'typeorm';
 import { rowsOf } from '../db/rows';
-import type { ChangeBus } from './change-bus';
-import { BadRequestError, ConflictError, NotFoundError } from './errors';
-import { assertCustomNameOrThrow, isCustomName } from './names';
+import { announceCatalogChange, type ChangeBus } from './change-bus';
+import { BadRequestError, ConflictError, ErrorCode, NotFoundError } from './errors';
+import { assertCustomNameOrThrow, insertName, isCustomName, type NameRow } from './names';
 import type { ResourceClassRecord } from './types';
 
-interface Row {
-  id: number;
-  name: string;
-  created_at: Date;
-  updated_at: Date;
-}
+type Row = NameRow;
 
 function toRecord(r: Row): ResourceClassRecord {
   return {
@@ -32,15 +27,8 @@ export class ResourceClassService {
   ) {}
 
   /** Tells candidate indexes (here and on other replicas) that the catalogue changed. */
-  private async catalogChanged(): Promise<void> {
-    if (!this.bus) {
-      return;
-    }
-    await this.ds.query('SELECT pg_notify($1, $2)', [
-      this.bus.channel,
-      this.bus.encode({ kind: 'catalog' }),
-    ]);
-    this.bus.publish({ kind: 'catalog' }, 'local');
+  private catalogChanged(): Promise<void> {
+    return announceCatalogChange(this.ds, this.bus);
   }
 
   /** Every class, standard first (by id), then custom. */
@@ -75,7 +63,10 @@ export class ResourceClassService {
       [name],
     );
     if (!rows[0]) {
-      throw new ConflictError(`Conflicting resource class already exists: ${name}`);
+      throw new ConflictError(
+        `Conflicting resource class already exists: ${name}`,
+        ErrorCode.RESOURCE_CLASS_EXISTS,
+      );
     }
     await this.catalogChanged();
     return toRecord(rows[0]);
@@ -88,18 +79,17 @@ export class ResourceClassService {
    */
   async ensure(name: string): Promise<{ record: ResourceClassRecord; created: boolean }> {
     assertCustomNameOrThrow('resource class', name);
-    const inserted: Row[] = await this.ds.query(
-      `INSERT INTO resource_classes (name) VALUES ($1) ON CONFLICT (name) DO NOTHING
-       RETURNING id, name, created_at, updated_at`,
-      [name],
-    );
-    if (inserted[0]) {
+    const inserted = await insertName(this.ds, 'resource_classes', name);
+    if (inserted) {
       await this.catalogChanged();
-      return { record: toRecord(inserted[0]), created: true };
+      return { record: toRecord(inserted), created: true };
     }
     const existing = await this.find(name);
     if (!existing) {
-      throw new ConflictError(`Resource class ${name} was deleted concurrently; retry.`);
+      throw new ConflictError(
+        `Resource class ${name} was deleted concurrently; retry.`,
+        ErrorCode.CONCURRENT_DELETE,
+      );
     }
     return { record: existing, created: false };
   }
@@ -110,7 +100,10 @@ export class ResourceClassService {
    */
   async rename(name: string, newName: string): Promise<ResourceClassRecord> {
     if (!isCustomName(name)) {
-      throw new BadRequestError(`Cannot update standard resource class ${name}`);
+      throw new BadRequestError(
+        `Cannot update standard resource class ${name}`,
+        ErrorCode.RESOURCE_CLASS_STANDARD,
+      );
     }
     assertCustomNameOrThrow('resource class', newName);
     const rows = rowsOf<Row>(
@@ -126,9 +119,15 @@ export class ResourceClassService {
       return toRecord(rows[0]);
     }
     if (!(await this.find(name))) {
-      throw new NotFoundError(`No such resource class ${name}.`);
+      throw new NotFoundError(
+        `No such resource class ${name}.`,
+        ErrorCode.RESOURCE_CLASS_NOT_FOUND,
+      );
     }
-    throw new ConflictError(`Resource class already exists: ${newName}`);
+    throw new ConflictError(
+      `Resource class already exists: ${newName}`,
+      ErrorCode.RESOURCE_CLASS_EXISTS,
+    );
   }
 
   /**
@@ -137,7 +136,10 @@ export class ResourceClassService {
    */
   async delete(name: string): Promise<void> {
     if (!isCustomName(name)) {
-      throw new BadRequestError(`Cannot delete standard resource class ${name}`);
+      throw new BadRequestError(
+        `Cannot delete standard resource class ${name}`,
+        ErrorCode.RESOURCE_CLASS_STANDARD,
+      );
     }
     await this.ds.transaction(async (em) => {
       const rows: { id: number }[] = await em.query(
@@ -145,7 +147,10 @@ export class ResourceClassService {
         [name],
       );
       if (!rows[0]) {
-        throw new NotFoundError(`No such resource class ${name}.`);
+        throw new NotFoundError(
+          `No such resource class ${name}.`,
+          ErrorCode.RESOURCE_CLASS_NOT_FOUND,
+        );
       }
       const inUse: unknown[] = await em.query(
         `SELECT 1 FROM inventories WHERE resource_class_id = $1
@@ -155,6 +160,7 @@ export class ResourceClassService {
       if (inUse.length > 0) {
         throw new ConflictError(
           `Unable to delete resource class ${name}. Class is in use in inventory.`,
+          ErrorCode.RESOURCE_CLASS_INUSE,
         );
       }
       await em.query('DELETE FROM resource_classes WHERE id = $1', [rows[0].id]);

@@ -20,7 +20,8 @@ export interface CreateProviderInput {
 /** Input of {@link ResourceProviderService.update}. */
 export interface UpdateProviderInput {
   readonly uuid: string;
-  readonly name: string;
+  /** undefined: keep the name. */
+  readonly name?: string;
   /** undefined: leave the parent alone; null: make it a root (1.37). */
   readonly parentUuid?: string | null;
   /** When given, the update is refused unless it equals the current generation. */
@@ -33,6 +34,7 @@ function checkName(name: string): void {
   if (name.length < 1 || name.length > 200) {
     throw new BadRequestError(
       `Invalid resource provider name '${name}': it must be 1 to 200 characters long.`,
+      ErrorCode.INVALID_NAME,
     );
   }
 }
@@ -139,6 +141,23 @@ export class ResourceProviderService {
     return rows.map(toProviderRecord);
   }
 
+  /** How many providers match `filter` (one statement after the filter's name lookups). */
+  async count(
+    filter: ProviderFilterSql = {},
+    em: EntityManager = this.ds.manager,
+  ): Promise<number> {
+    const built = await providerFilterSql(em, filter);
+    if (!built) {
+      return 0;
+    }
+    const where = built.where.length ? `WHERE ${built.where.join(' AND ')}` : '';
+    const rows: { n: number }[] = await em.query(
+      `SELECT count(*)::int AS n FROM (${PROVIDER_SELECT} ${where}) q`,
+      built.params,
+    );
+    return rows[0]!.n;
+  }
+
   /**
    * Creates a provider (root, or child of `parentUuid`).
    * @throws BadRequestError (bad name/uuid, missing parent, parent uuid equal to its own uuid);
@@ -155,6 +174,7 @@ export class ResourceProviderService {
     if (parentUuid !== null && parentUuid === uuid) {
       throw new BadRequestError(
         `Unable to create resource provider "${input.name}", ${uuid}: parent provider UUID cannot be same as UUID. Please choose a different parent provider UUID.`,
+        ErrorCode.INVALID_PARENT,
       );
     }
     try {
@@ -170,6 +190,7 @@ export class ResourceProviderService {
           if (!parent) {
             throw new BadRequestError(
               `Unable to create resource provider "${input.name}", ${parentUuid}: parent provider UUID does not exist.`,
+              ErrorCode.INVALID_PARENT,
             );
           }
         }
@@ -204,7 +225,9 @@ export class ResourceProviderService {
    *   ConflictError (duplicate name, stale generation).
    */
   async update(input: UpdateProviderInput): Promise<ResourceProviderRecord> {
-    checkName(input.name);
+    if (input.name !== undefined) {
+      checkName(input.name);
+    }
     const uuid = normalizeUuidOrThrow(input.uuid, 'resource provider uuid');
     try {
       return await writeTransaction(this.ds, this.bus, async (em, changes) => {
@@ -238,9 +261,9 @@ export class ResourceProviderService {
           ({ parentId, rootId } = await this.resolveNewParent(em, me, input));
         }
         await em.query(
-          `UPDATE resource_providers SET name = $2, parent_provider_id = $3, root_provider_id = $4,
-             updated_at = now() WHERE id = $1`,
-          [me.id, input.name, parentId, rootId],
+          `UPDATE resource_providers SET name = COALESCE($2, name), parent_provider_id = $3,
+             root_provider_id = $4, updated_at = now() WHERE id = $1`,
+          [me.id, input.name ?? null, parentId, rootId],
         );
         if (rootId !== me.root_provider_id) {
           const moved = rowsOf<{ id: number }>(
@@ -282,6 +305,7 @@ export class ResourceProviderService {
       if (!allow) {
         throw new BadRequestError(
           'Object action update failed because: un-parenting a provider is not currently allowed.',
+          ErrorCode.INVALID_PARENT,
         );
       }
       return { parentId: null, rootId: me.id };
@@ -295,6 +319,7 @@ export class ResourceProviderService {
     if (!parent) {
       throw new BadRequestError(
         'Object action update failed because: parent provider UUID does not exist.',
+        ErrorCode.INVALID_PARENT,
       );
     }
     if (me.parent_provider_id === parent.id) {
@@ -303,6 +328,7 @@ export class ResourceProviderService {
     if (me.parent_provider_id !== null && !allow) {
       throw new BadRequestError(
         'Object action update failed because: re-parenting a provider is not currently allowed.',
+        ErrorCode.INVALID_PARENT,
       );
     }
     const loop: unknown[] = await em.query(
@@ -315,6 +341,7 @@ export class ResourceProviderService {
     if (loop.length > 0) {
       throw new BadRequestError(
         'Object action update failed because: creating loop in the provider tree is not allowed.',
+        ErrorCode.INVALID_PARENT,
       );
     }
     return { parentId: parent.id, rootId: parent.root_provider_id };

@@ -1,16 +1,11 @@
 // Traits: list with filters, create and delete custom ones (upstream: objects/trait.py).
 import type { DataSource, EntityManager } from 'typeorm';
-import type { ChangeBus } from './change-bus';
-import { BadRequestError, ConflictError, NotFoundError } from './errors';
-import { assertCustomNameOrThrow, isCustomName } from './names';
+import { announceCatalogChange, type ChangeBus } from './change-bus';
+import { BadRequestError, ConflictError, ErrorCode, NotFoundError } from './errors';
+import { assertCustomNameOrThrow, insertName, isCustomName, type NameRow } from './names';
 import type { TraitRecord } from './types';
 
-interface Row {
-  id: number;
-  name: string;
-  created_at: Date;
-  updated_at: Date;
-}
+type Row = NameRow;
 
 function toRecord(r: Row): TraitRecord {
   return {
@@ -38,15 +33,8 @@ export class TraitService {
   ) {}
 
   /** Tells candidate indexes (here and on other replicas) that the catalogue changed. */
-  private async catalogChanged(): Promise<void> {
-    if (!this.bus) {
-      return;
-    }
-    await this.ds.query('SELECT pg_notify($1, $2)', [
-      this.bus.channel,
-      this.bus.encode({ kind: 'catalog' }),
-    ]);
-    this.bus.publish({ kind: 'catalog' }, 'local');
+  private catalogChanged(): Promise<void> {
+    return announceCatalogChange(this.ds, this.bus);
   }
 
   /** Traits matching every given filter, by name. */
@@ -93,18 +81,17 @@ export class TraitService {
    */
   async ensure(name: string): Promise<{ record: TraitRecord; created: boolean }> {
     assertCustomNameOrThrow('trait', name);
-    const inserted: Row[] = await this.ds.query(
-      `INSERT INTO traits (name) VALUES ($1) ON CONFLICT (name) DO NOTHING
-       RETURNING id, name, created_at, updated_at`,
-      [name],
-    );
-    if (inserted[0]) {
+    const inserted = await insertName(this.ds, 'traits', name);
+    if (inserted) {
       await this.catalogChanged();
-      return { record: toRecord(inserted[0]), created: true };
+      return { record: toRecord(inserted), created: true };
     }
     const existing = await this.find(name);
     if (!existing) {
-      throw new ConflictError(`Trait ${name} was deleted concurrently; retry.`);
+      throw new ConflictError(
+        `Trait ${name} was deleted concurrently; retry.`,
+        ErrorCode.CONCURRENT_DELETE,
+      );
     }
     return { record: existing, created: false };
   }
@@ -116,7 +103,7 @@ export class TraitService {
   async create(name: string): Promise<TraitRecord> {
     const { record, created } = await this.ensure(name);
     if (!created) {
-      throw new ConflictError(`Trait ${name} already exists.`);
+      throw new ConflictError(`Trait ${name} already exists.`, ErrorCode.TRAIT_EXISTS);
     }
     return record;
   }
@@ -127,7 +114,7 @@ export class TraitService {
    */
   async delete(name: string): Promise<void> {
     if (!isCustomName(name)) {
-      throw new BadRequestError(`Cannot delete standard trait ${name}.`);
+      throw new BadRequestError(`Cannot delete standard trait ${name}.`, ErrorCode.TRAIT_STANDARD);
     }
     await this.ds.transaction(async (em) => {
       const rows: { id: number }[] = await em.query(
@@ -135,14 +122,17 @@ export class TraitService {
         [name],
       );
       if (!rows[0]) {
-        throw new NotFoundError(`No such trait(s): ${name}.`);
+        throw new NotFoundError(`No such trait(s): ${name}.`, ErrorCode.TRAIT_NOT_FOUND);
       }
       const inUse: unknown[] = await em.query(
         'SELECT 1 FROM resource_provider_traits WHERE trait_id = $1 LIMIT 1',
         [rows[0].id],
       );
       if (inUse.length > 0) {
-        throw new ConflictError(`The trait ${name} is in use by a resource provider.`);
+        throw new ConflictError(
+          `The trait ${name} is in use by a resource provider.`,
+          ErrorCode.TRAIT_INUSE,
+        );
       }
       await em.query('DELETE FROM traits WHERE id = $1', [rows[0].id]);
     });

@@ -33,16 +33,38 @@ export interface ResourceProviderRecord {
   readonly updatedAt: Date;
 }
 
-/** One inventory of a provider, with the derived capacity and current usage. */
-export interface InventoryRecord {
-  readonly resourceProviderId: number;
+/**
+ * One inventory's class and limits (Placement's columns, camel-cased): the one shape every
+ * inventory record, row and view in berth extends.
+ */
+export interface InventoryLimits extends InventoryAmounts {
   readonly resourceClass: string;
+}
+
+/** An inventory's numbers (Placement's columns, camel-cased). */
+export interface InventoryAmounts {
   readonly total: number;
   readonly reserved: number;
   readonly minUnit: number;
   readonly maxUnit: number;
   readonly stepSize: number;
   readonly allocationRatio: number;
+}
+
+/** The columns of an `inventories` row as SQL returns them (snake_case). */
+export interface InventoryColumns {
+  readonly resource_provider_id: number;
+  readonly total: number;
+  readonly reserved: number;
+  readonly min_unit: number;
+  readonly max_unit: number;
+  readonly step_size: number;
+  readonly allocation_ratio: number;
+}
+
+/** One inventory of a provider, with the derived capacity and current usage. */
+export interface InventoryRecord extends InventoryLimits {
+  readonly resourceProviderId: number;
   /** floor((total - reserved) * allocationRatio) */
   readonly capacity: number;
   readonly used: number;

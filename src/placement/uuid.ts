@@ -1,5 +1,5 @@
 // UUID validation and normalisation (Placement accepts dashed or plain hex, any case).
-import { BadRequestError } from './errors';
+import { BadRequestError, ErrorCode } from './errors';
 
 const UUID_RE = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 
@@ -14,7 +14,10 @@ export function isUuid(v: string): boolean {
  */
 export function normalizeUuidOrThrow(v: string, what = 'uuid'): string {
   if (!UUID_RE.test(v)) {
-    throw new BadRequestError(`Invalid ${what}: '${v}' is not a valid UUID.`);
+    throw new BadRequestError(
+      `Invalid ${what}: '${v}' is not a valid UUID.`,
+      ErrorCode.INVALID_UUID,
+    );
   }
   const hex = v.replace(/-/g, '').toLowerCase();
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;

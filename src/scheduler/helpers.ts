@@ -2,7 +2,6 @@
 // nova/weights.py normalize; the Kubernetes scheduler's helper/ package). The one module plugins
 // import helpers from: Nova's extra-spec operators live in extra-spec-ops.ts and are re-exported.
 import type { RequestGroup } from '../placement/allocation-candidates/request';
-import { parseNovaFloat } from './extra-spec-ops';
 import type {
   AggregateView,
   AllocationRequestView,
@@ -12,13 +11,14 @@ import type {
   ProviderView,
   RequestSpec,
 } from './plugin-api';
+import { parseNovaFloat } from './runtime/extra-spec-ops';
 
 export {
   isOperatorExpression,
   type MatchResult,
   matchExtraSpec,
   parseNovaFloat,
-} from './extra-spec-ops';
+} from './runtime/extra-spec-ops';
 
 /** Splits a metadata value on commas and trims each part (Nova `aggregate_metadata_get_by_host`). */
 export function splitMetadataValue(raw: string): string[] {
@@ -28,31 +28,21 @@ export function splitMetadataValue(raw: string): string[] {
 const identity = (key: string) => key;
 
 // Host views handed to plugins are frozen snapshots (see host-view-cache.ts), so the union of one
-// host's aggregates is computed once per key mapping and shared by every plugin and request that
-// asks; unfrozen lists (hand-built views in tests) are computed each time.
-const unionMemo = new WeakMap<
-  readonly AggregateView[],
-  Map<(key: string) => string, ReadonlyMap<string, readonly string[]>>
->();
+// host's aggregates is computed once and shared by every plugin and request that asks; unfrozen
+// lists (hand-built views in tests) are computed each time. Only the union itself is kept: a key
+// mapping is applied to it on each call, so nothing is keyed by a plugin's function (an inline
+// arrow would otherwise add an entry per call to a cache that lives as long as the view).
+const unionMemo = new WeakMap<readonly AggregateView[], ReadonlyMap<string, readonly string[]>>();
 
-/**
- * Union of the metadata of several aggregates: key -> distinct values (split on commas, trimmed), in
- * first-seen order. `mapKey` can rename keys (e.g. strip a scope prefix) before they are merged.
- */
-export function aggregateMetadataUnion(
-  aggregates: readonly AggregateView[],
-  mapKey: (key: string) => string = identity,
-): ReadonlyMap<string, readonly string[]> {
+function unionOf(aggregates: readonly AggregateView[]): ReadonlyMap<string, readonly string[]> {
   const frozen = Object.isFrozen(aggregates);
-  let byMapping = frozen ? unionMemo.get(aggregates) : undefined;
-  const memoised = byMapping?.get(mapKey);
+  const memoised = frozen ? unionMemo.get(aggregates) : undefined;
   if (memoised) {
     return memoised;
   }
   const sets = new Map<string, Set<string>>();
   for (const aggregate of aggregates) {
-    for (const [rawKey, raw] of Object.entries(aggregate.metadata)) {
-      const key = mapKey(rawKey);
+    for (const [key, raw] of Object.entries(aggregate.metadata)) {
       const set = sets.get(key) ?? new Set<string>();
       for (const value of splitMetadataValue(raw)) {
         set.add(value);
@@ -62,13 +52,38 @@ export function aggregateMetadataUnion(
   }
   const union = new Map([...sets].map(([key, set]) => [key, [...set]]));
   if (frozen) {
-    if (!byMapping) {
-      byMapping = new Map();
-      unionMemo.set(aggregates, byMapping);
-    }
-    byMapping.set(mapKey, union);
+    unionMemo.set(aggregates, union);
   }
   return union;
+}
+
+/**
+ * Union of the metadata of several aggregates: key -> distinct values (split on commas, trimmed), in
+ * first-seen order. `mapKey` can rename keys (e.g. strip a scope prefix) before they are merged.
+ */
+export function aggregateMetadataUnion(
+  aggregates: readonly AggregateView[],
+  mapKey: (key: string) => string = identity,
+): ReadonlyMap<string, readonly string[]> {
+  const union = unionOf(aggregates);
+  if (mapKey === identity) {
+    return union;
+  }
+  const mapped = new Map<string, string[]>();
+  for (const [rawKey, values] of union) {
+    const key = mapKey(rawKey);
+    const list = mapped.get(key);
+    if (list === undefined) {
+      mapped.set(key, [...values]);
+    } else {
+      for (const v of values) {
+        if (!list.includes(v)) {
+          list.push(v);
+        }
+      }
+    }
+  }
+  return mapped;
 }
 
 /** Every value of one metadata key across the aggregates (split and trimmed, distinct). */

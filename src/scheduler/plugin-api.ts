@@ -1,16 +1,10 @@
 // Scheduler plugin API, types only (upstream: nova/scheduler/filters/__init__.py, weights/__init__.py,
 // request_filter.py; shape from the Kubernetes scheduler framework: PreFilter / Filter / Score).
 import type { CandidateRequest } from '../placement/allocation-candidates/request';
+import type { InventoryLimits } from '../placement/types';
 
 /** One inventory of a provider, with its current usage. Amounts are in the resource class's unit. */
-export interface InventoryView {
-  readonly resourceClass: string;
-  readonly total: number;
-  readonly reserved: number;
-  readonly minUnit: number;
-  readonly maxUnit: number;
-  readonly stepSize: number;
-  readonly allocationRatio: number;
+export interface InventoryView extends InventoryLimits {
   /** Sum of the allocations against this inventory. */
   readonly used: number;
   /** `(total - reserved) * allocationRatio`, Placement's capacity formula. */
@@ -129,15 +123,31 @@ interface PluginBase {
   readonly timeBudgetMs?: number;
 }
 
+/** Fields shared by everything enabled in the filter list. */
+interface FilterStageBase extends PluginBase {
+  readonly kind: 'filter';
+  /** What happens when this plugin throws or overruns its budget. */
+  readonly onError: FailurePolicy;
+}
+
 /**
- * A filter. Any of the three hooks may be omitted, but a filter has at least `amendRequest` or `filter`.
+ * A pre-candidate hook alone (Kubernetes PreFilter, Nova request filter): it narrows the
+ * candidate query before it runs, and judges no host. Enabled in the filter list.
+ */
+export interface AmendPlugin extends FilterStageBase {
+  amendRequest(
+    req: RequestSpec,
+    ctx: AmendContext,
+  ): RequestAmendment | null | Promise<RequestAmendment | null>;
+}
+
+/**
+ * A host filter: whether each host fits. It may also narrow the candidate query first
+ * (`amendRequest`, as an {@link AmendPlugin} does) and prepare per-request state once.
  * Hooks may be async; the pipeline races async hooks against the remaining time budget.
  */
-export interface FilterPlugin<S = void> extends PluginBase {
-  readonly kind: 'filter';
-  /** What happens when this filter throws or overruns its budget. */
-  readonly onError: FailurePolicy;
-  /** Pre-candidate hook (Kubernetes PreFilter, Nova request filter): may narrow the candidate query. */
+export interface FilterPlugin<S = void> extends FilterStageBase {
+  /** Optional pre-candidate hook, as {@link AmendPlugin.amendRequest}. */
   amendRequest?(
     req: RequestSpec,
     ctx: AmendContext,
@@ -145,8 +155,11 @@ export interface FilterPlugin<S = void> extends PluginBase {
   /** Once per request, before the first host (Kubernetes CycleState). */
   prepare?(req: RequestSpec): S | Promise<S>;
   /** Whether one host fits. Must not throw for "does not fit": return a reason instead. */
-  filter?(host: HostView, req: RequestSpec, state: S): Verdict | Promise<Verdict>;
+  filter(host: HostView, req: RequestSpec, state: S): Verdict | Promise<Verdict>;
 }
+
+/** What the filter list (`enabledFilters`) holds: host filters and pre-candidate hooks. */
+export type FilterStage = FilterPlugin<unknown> | AmendPlugin;
 
 /**
  * A weigher: a raw weight per host. The pipeline min-max normalises the raw weights (or uses
@@ -166,17 +179,37 @@ export interface WeigherPlugin<S = void> extends PluginBase {
 }
 
 /** Any plugin instance. */
-export type SchedulerPlugin = FilterPlugin<unknown> | WeigherPlugin<unknown>;
+export type SchedulerPlugin = FilterStage | WeigherPlugin<unknown>;
 
-/** Builds a plugin from its operator configuration; throws (at start-up) on invalid configuration. */
-export type PluginFactory = (
+/**
+ * Builds a plugin from its operator configuration; throws (at start-up) on invalid configuration.
+ * `P` is what it builds: annotate `create` with {@link FilterFactory}, {@link AmendFactory} or
+ * {@link WeigherFactory} (type-only imports: a compiled plugin needs nothing from berth at run time)
+ * and callers and tests get the plugin's own type, without casts.
+ */
+export type PluginFactory<P extends SchedulerPlugin = SchedulerPlugin> = (
   config: Readonly<Record<string, unknown>>,
   handle: PluginHandle,
-) => SchedulerPlugin;
+) => P;
+
+/** A host filter's factory (`export const create: FilterFactory = (config, handle) => ({ ... })`). */
+export type FilterFactory<S = void> = PluginFactory<FilterPlugin<S>>;
+
+/** A pre-candidate hook's factory. */
+export type AmendFactory = PluginFactory<AmendPlugin>;
+
+/** A weigher's factory. */
+export type WeigherFactory<S = void> = PluginFactory<WeigherPlugin<S>>;
 
 /** The shape of a plugin module (built-in folder or operator `.js` file). */
 export interface PluginModule {
   readonly NAME: string;
   readonly kind: PluginKind;
   readonly create: PluginFactory;
+  /**
+   * The configuration keys the plugin reads. When exported, a key not listed here stops start-up
+   * (a typo such as `multipler` is an error, not a silently ignored setting); `[]` = takes none.
+   * Unset: any keys are passed through unchecked.
+   */
+  readonly CONFIG_KEYS?: readonly string[];
 }

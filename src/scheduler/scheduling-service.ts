@@ -10,19 +10,20 @@ import type {
   AllocationRequest,
   ProviderAllocation,
 } from '../placement/allocation-candidates/results';
+import type { CandidateService } from '../placement/candidates';
+import type { Claimed, ClaimService } from '../placement/claims';
 import { ConflictError, ErrorCode } from '../placement/errors';
-import { AggregateMetadataCache } from '../placement/host-rows';
+import type { AggregateMetadataCache } from '../placement/host-rows';
 import type { ResourceProviderRecord } from '../placement/types';
-import type { Services } from '../services';
-import type { CandidateCache } from './candidate-cache';
-import { ClaimBatcher } from './claim-batcher';
-import { fitsWithPlanned, InFlight, selectClaimOrder } from './claim-order';
-import { EvaluationMemo, evaluationKey } from './evaluation-memo';
-import type { Explanation, RankedHost } from './explanation';
-import { HostViewCache } from './host-view-cache';
-import type { Claimed, MoveService } from './moves';
-import type { Evaluation, Pipeline } from './pipeline';
+import type { ClaimBatcher } from './claiming/claim-batcher';
+import { fitsWithPlanned, InFlight, selectClaimOrder } from './claiming/claim-order';
 import type { AllocationRequestView, HostView, RequestSpec } from './plugin-api';
+import type { Explanation, RankedHost } from './runtime/explanation';
+import type { Evaluation, Pipeline } from './runtime/pipeline';
+import type { CandidateCache } from './state/candidate-cache';
+import { type EvaluationMemo, evaluationKey } from './state/evaluation-memo';
+import type { HostViewCache } from './state/host-view-cache';
+import type { StateVersion } from './state/state-version';
 
 /** A scheduling request (the GraphQL ScheduleInput, in domain terms). */
 export interface ScheduleRequest {
@@ -57,37 +58,52 @@ export interface ScheduleOutcome {
 }
 
 /** Scheduling settings. */
-export interface SchedulingOptions {
-  /** How many hosts a consumer's claim may try before giving up. */
+/**
+ * What the scheduler works with, each built once by the composition root (src/app-scheduling.ts):
+ * the capacity index's candidates, the state caches (each keyed by the index revision and the
+ * aggregate-metadata version), the pipeline per filter override, and the claim writer.
+ */
+export interface SchedulingDeps {
+  readonly candidates: CandidateService;
+  readonly pipelineFor: (filters?: readonly string[]) => Pipeline;
+  readonly candidateCache: CandidateCache;
+  readonly hostViews: HostViewCache;
+  readonly aggregates: AggregateMetadataCache;
+  readonly evaluations: EvaluationMemo<Evaluation>;
+  /** Writes claims (batching those that queue up together) and undoes them. */
+  readonly claims: ClaimBatcher;
+  readonly claimWriter: Pick<ClaimService, 'undo'>;
+  readonly log: Logger;
+  /** How many hosts a consumer's claim may try before giving up (default 10). */
   readonly maxClaimAttempts?: number;
-  /** Most claims written in one transaction (group commit); 1 = each claim alone. */
-  readonly claimBatch?: number;
-  /** How long identical requests may share an evaluation of an unchanged state; 0 = never. */
-  readonly evaluationReuseMs?: number;
 }
 
 /** Orchestrates the pipeline over the domain services. */
 export class SchedulingService {
   private readonly inFlight = new InFlight();
   private readonly aggregates: AggregateMetadataCache;
+  private readonly pipelineFor: SchedulingDeps['pipelineFor'];
+  private readonly cache: CandidateCache;
+  private readonly log: Logger;
+  private readonly moves: Pick<ClaimService, 'undo'>;
+  private readonly candidates: CandidateService;
   /** Host views between requests. */
-  readonly views = new HostViewCache();
+  readonly views: HostViewCache;
   /** Writes claims, batching those that queue up together. */
   readonly claims: ClaimBatcher;
   /** Evaluations shared by identical requests. */
   readonly evaluations: EvaluationMemo<Evaluation>;
 
-  constructor(
-    private readonly services: Services,
-    private readonly pipelineFor: (filters?: readonly string[]) => Pipeline,
-    private readonly cache: CandidateCache,
-    private readonly log: Logger,
-    private readonly moves: MoveService,
-    private readonly opts: SchedulingOptions = {},
-  ) {
-    this.aggregates = new AggregateMetadataCache(services.dataSource, services.changes);
-    this.claims = new ClaimBatcher(moves, opts.claimBatch ?? 1);
-    this.evaluations = new EvaluationMemo(opts.evaluationReuseMs ?? 0);
+  constructor(private readonly deps: SchedulingDeps) {
+    this.aggregates = deps.aggregates;
+    this.pipelineFor = deps.pipelineFor;
+    this.cache = deps.candidateCache;
+    this.log = deps.log;
+    this.moves = deps.claimWriter;
+    this.candidates = deps.candidates;
+    this.views = deps.hostViews;
+    this.claims = deps.claims;
+    this.evaluations = deps.evaluations;
   }
 
   /**
@@ -106,17 +122,20 @@ export class SchedulingService {
       userId: req.userId,
       hints: req.hints ?? {},
     };
-    // Every change heard so far is applied first, so the stamp names what the evaluation reads.
-    await this.services.candidates.current();
-    const stamp = `${this.services.candidates.revision}:${this.aggregates.changes}`;
-    const evaluation = await this.evaluations.get(evaluationKey(spec, req.filters), stamp, () =>
+    // Every change heard so far is applied first, so the version names what the evaluation reads.
+    await this.candidates.current();
+    const version: StateVersion = {
+      index: this.candidates.revision,
+      aggregates: this.aggregates.changes,
+    };
+    const evaluation = await this.evaluations.get(evaluationKey(spec, req.filters), version, () =>
       pipeline.evaluate(spec, {
         aggregates: async () =>
           (await this.aggregates.all()).filter((a) => Object.keys(a.metadata).length > 0),
         hosts: async (amended) => {
           const candidates = await this.cache.getOrCompute(
             amended.candidateRequest,
-            this.services.candidates,
+            this.candidates,
           );
           return this.hostViews(candidates);
         },
@@ -143,7 +162,7 @@ export class SchedulingService {
       return [];
     }
     const [index, aggregates] = await Promise.all([
-      this.services.candidates.current(),
+      this.candidates.current(),
       this.aggregates.all(),
     ]);
     return this.views.views(index, aggregates, requests);
@@ -271,7 +290,7 @@ export class SchedulingService {
     consumerUuid: string,
     evaluated: { explanation: Explanation; ranking: RankedHost[] },
   ): Promise<{ selection: Selection; claimed: Claimed | null }> {
-    const maxAttempts = this.opts.maxClaimAttempts ?? 10;
+    const maxAttempts = this.deps.maxClaimAttempts ?? 10;
     const order = selectClaimOrder(evaluated.ranking, this.inFlight);
     let attempts = 0;
     let lastError = '';

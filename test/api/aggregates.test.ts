@@ -84,7 +84,7 @@ describe('aggregate.yaml', () => {
     const rp = await buildResourceProvider(t.app.services);
     const r = await gql(t.app, SET, { uuid: rp.uuid, aggs: [AGG_1, 'not-a-uuid'], gen: 0 });
     expect(firstError(r)).toEqual({
-      code: 'placement.undefined_code',
+      code: 'berth.invalid_uuid',
       status: 400,
       message: "Invalid aggregate uuid: 'not-a-uuid' is not a valid UUID.",
     });
@@ -151,7 +151,7 @@ describe('aggregate metadata', () => {
       ],
     });
     expect(firstError(r)).toEqual({
-      code: 'placement.undefined_code',
+      code: 'berth.invalid_input',
       status: 400,
       message: "Duplicate aggregate metadata key 'k'.",
     });

@@ -53,9 +53,38 @@ describe('allocationCandidates request syntax', () => {
     { name: 'a trait required and forbidden', group: { required: ['CUSTOM_A', '!CUSTOM_A'] } },
     { name: "'!' inside a trait in:", group: { required: ['in:CUSTOM_A,!CUSTOM_B'] } },
     { name: 'a suffix with a bad character', group: { suffix: 'bad!' } },
-  ])('answers placement.query.bad_value for $name', async ({ group }) => {
+  ])('answers berth.invalid_input for $name', async ({ group }) => {
     const r = await ask(group);
     expect(r.data).toBeNull();
-    expect(firstError(r)).toMatchObject({ code: 'placement.query.bad_value', status: 400 });
+    expect(firstError(r)).toMatchObject({ code: 'berth.invalid_input', status: 400 });
+  });
+
+  it.each([
+    {
+      name: 'no group asks for resources',
+      request: { groups: [{ resources: [], required: ['CUSTOM_A'] }] },
+      code: 'berth.candidates.no_resources',
+      message: 'At least one request group must ask for resources.',
+    },
+    {
+      name: 'two suffixed groups without groupPolicy',
+      request: {
+        groups: ['1', '2'].map((suffix) => ({
+          suffix,
+          resources: [{ resourceClass: 'VCPU', amount: 1 }],
+        })),
+      },
+      code: 'berth.candidates.invalid_request',
+      message: 'groupPolicy is required when more than one request group asks for resources.',
+    },
+    {
+      name: 'an unknown resource class',
+      request: { groups: [{ resources: [{ resourceClass: 'CUSTOM_NOPE', amount: 1 }] }] },
+      code: 'berth.resource_class.not_found',
+      message: 'No such resource class CUSTOM_NOPE.',
+    },
+  ])('speaks GraphQL, not REST, when $name', async ({ request, code, message }) => {
+    const r = await gql(t.app, CANDIDATES, { r: request });
+    expect(firstError(r)).toEqual({ code, status: 400, message });
   });
 });

@@ -4,7 +4,7 @@
 
 import { allocationInput as input } from '../support/allocation-input';
 import { createTestApp, type TestApp } from '../support/app';
-import { onEmbedded } from '../support/db';
+import { realPostgresIt } from '../support/db';
 import { buildResourceProvider } from '../support/factories';
 import { firstError, type GqlResponse, gql } from '../support/graphql';
 
@@ -75,42 +75,39 @@ describe('setAllocations concurrency', () => {
     await t.close();
   });
 
-  it('never exceeds capacity with 32 concurrent new consumers; losers get 409', async () => {
-    if (onEmbedded()) {
-      process.stdout.write(
-        '[berth tests] skipped: 32 concurrent setAllocations need real PostgreSQL (DATABASE_URL)\n',
+  realPostgresIt(
+    'never exceeds capacity with 32 concurrent new consumers; losers get 409',
+    async () => {
+      const capacity = 5;
+      const rp = await buildResourceProvider(t.app.services, {
+        inventories: [{ resourceClass: 'VCPU', total: capacity }],
+      });
+      // One project each, so the quota's per-project lock does not serialize them: only the
+      // provider lock and the capacity check stand between them.
+      const inputs = Array.from({ length: 32 }, (_, i) =>
+        input(rp.uuid, { VCPU: 1 }, { projectId: `race-${i}` }),
       );
-      return;
-    }
-    const capacity = 5;
-    const rp = await buildResourceProvider(t.app.services, {
-      inventories: [{ resourceClass: 'VCPU', total: capacity }],
-    });
-    // One project each, so the quota's per-project lock does not serialize them: only the
-    // provider lock and the capacity check stand between them.
-    const inputs = Array.from({ length: 32 }, (_, i) =>
-      input(rp.uuid, { VCPU: 1 }, { projectId: `race-${i}` }),
-    );
-    const results: GqlResponse[] = await Promise.all(
-      inputs.map((c) => gql(t.app, SET, { input: [c] })),
-    );
-    const winners = results.filter((r) => r.errors === undefined);
-    const losers = results.filter((r) => r.errors !== undefined);
-    expect(winners.length).toBeGreaterThan(0);
-    expect(winners.length).toBeLessThanOrEqual(capacity);
-    for (const r of losers) {
-      const e = firstError(r);
-      expect(e?.status).toBe(409);
-      expect(
-        e?.code === 'placement.concurrent_update' || /exceed the capacity/.test(e?.message ?? ''),
-      ).toBe(true);
-    }
-    const usage = await gql(
-      t.app,
-      'query U($u: ID!) { resourceProvider(uuid: $u) { inventories { used capacity } allocations { used } } }',
-      { u: rp.uuid },
-    );
-    expect(usage.data.resourceProvider.inventories).toEqual([{ used: winners.length, capacity }]);
-    expect(usage.data.resourceProvider.allocations).toHaveLength(winners.length);
-  });
+      const results: GqlResponse[] = await Promise.all(
+        inputs.map((c) => gql(t.app, SET, { input: [c] })),
+      );
+      const winners = results.filter((r) => r.errors === undefined);
+      const losers = results.filter((r) => r.errors !== undefined);
+      expect(winners.length).toBeGreaterThan(0);
+      expect(winners.length).toBeLessThanOrEqual(capacity);
+      for (const r of losers) {
+        const e = firstError(r);
+        expect(e?.status).toBe(409);
+        expect(
+          e?.code === 'placement.concurrent_update' || /exceed the capacity/.test(e?.message ?? ''),
+        ).toBe(true);
+      }
+      const usage = await gql(
+        t.app,
+        'query U($u: ID!) { resourceProvider(uuid: $u) { inventories { used capacity } allocations { used } } }',
+        { u: rp.uuid },
+      );
+      expect(usage.data.resourceProvider.inventories).toEqual([{ used: winners.length, capacity }]);
+      expect(usage.data.resourceProvider.allocations).toHaveLength(winners.length);
+    },
+  );
 });

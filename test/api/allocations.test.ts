@@ -68,7 +68,7 @@ describe('allocations.yaml', () => {
     const r = await set(c);
     expect(r.data).toBeNull();
     expect(firstError(r)).toEqual({
-      code: 'placement.undefined_code',
+      code: 'berth.resource_provider.unknown',
       status: 400,
       message:
         "Allocation for resource provider 'be8b9cba-e7db-4a12-a386-99b4242167fe' that does not exist.",
@@ -94,7 +94,7 @@ describe('allocations.yaml', () => {
     const rp = await disk();
     const c = input(rp.uuid, { COWS: 12 });
     expect(firstError(await set(c))).toEqual({
-      code: 'placement.undefined_code',
+      code: 'berth.resource_class.not_found',
       status: 400,
       message: 'No such resource class COWS.',
     });
@@ -159,7 +159,7 @@ describe('allocations.yaml', () => {
     await set(c);
     await gql(t.app, DELETE, { uuid: c.consumerUuid });
     expect(firstError(await gql(t.app, DELETE, { uuid: c.consumerUuid }))).toEqual({
-      code: 'placement.undefined_code',
+      code: 'berth.consumer.not_found',
       status: 404,
       message: `No allocations for consumer '${c.consumerUuid}'`,
     });

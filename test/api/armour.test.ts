@@ -1,15 +1,9 @@
 // GraphQL armour and request limits: depth, aliases, tokens, static cost, introspection switch,
 // body size (413 on GraphQL and REST, declared and chunked) and the per-token / per-address rate
 // limit (429 + Retry-After), each with a stable error code.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { createTestApp, type TestApp } from '../support/app';
-
-async function listen(t: TestApp): Promise<{ server: Server; base: string }> {
-  const server = createServer((req, res) => t.app.handle(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
+import { listen } from '../support/rest';
 
 async function post(t: TestApp, query: string, headers: Record<string, string> = {}) {
   const res = await t.app.graphql.fetch('http://berth.test/graphql', {
@@ -109,7 +103,7 @@ describe('request body limit', () => {
 
   beforeAll(async () => {
     t = await createTestApp({ BERTH_MAX_BODY_BYTES: '2048', BERTH_REST_AUTH: 'noauth2' });
-    ({ server, base } = await listen(t));
+    ({ server, base } = await listen((req, res) => t.app.handle(req, res)));
   });
   afterAll(async () => {
     await new Promise((resolve) => server.close(resolve));
@@ -225,7 +219,7 @@ describe('rate limit', () => {
 
   it('limits REST token callers too, with Placement’s error body', async () => {
     const c = (await t.app.tokens.create({ role: 'reader' })).token;
-    const { server, base } = await listen(t);
+    const { server, base } = await listen((req, res) => t.app.handle(req, res));
     try {
       const statuses: number[] = [];
       let last: Response | undefined;

@@ -2,40 +2,28 @@
 // role against a read, an allocation write and an admin write; 401/403 in Placement's error
 // body; and no token ever reaches the logs.
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { createLogger } from '../../src/logger';
 import { createTestApp, type TestApp } from '../support/app';
 import { buildResourceProvider } from '../support/factories';
+import { type RestClient, restClient } from '../support/rest';
 
 describe('REST token mode (BERTH_AUTH=on)', () => {
   let t: TestApp;
-  let server: Server;
-  let base: string;
+  let rest: RestClient;
   let logs = '';
   let rp: string;
   const tokens: Record<string, string> = {};
 
-  async function call(method: string, path: string, token?: string, body?: unknown) {
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      'openstack-api-version': 'placement latest',
-    };
-    if (token !== undefined) {
-      headers['x-auth-token'] = token;
-    }
-    if (body !== undefined) {
-      headers['content-type'] = 'application/json';
-    }
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+  const call = (method: string, path: string, token?: string, body?: unknown) =>
+    rest.call(method, path, {
+      headers: {
+        accept: 'application/json',
+        'openstack-api-version': 'placement latest',
+        ...(token === undefined ? {} : { 'x-auth-token': token }),
+      },
+      body,
     });
-    const text = await res.text();
-    return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : undefined };
-  }
 
   beforeAll(async () => {
     const sink = new Writable({
@@ -57,12 +45,10 @@ describe('REST token mode (BERTH_AUTH=on)', () => {
         inventories: [{ resourceClass: 'VCPU', total: 100 }],
       })
     ).uuid;
-    server = createServer((req, res) => t.app.handle(req, res));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    rest = await restClient(t.app, { prefix: '' });
   });
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await rest.close();
     await t.close();
   });
 
@@ -123,12 +109,12 @@ describe('REST token mode (BERTH_AUTH=on)', () => {
   });
 
   it('never writes a token to the logs (requests logged, secrets redacted)', async () => {
-    await fetch(`${base}/graphql`, {
+    await fetch(`${rest.base}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens.admin}` },
       body: JSON.stringify({ query: '{ resourceClasses { name } }' }),
     });
-    await fetch(`${base}/graphql`, {
+    await fetch(`${rest.base}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: 'Bearer berth_wrong_token' },
       body: JSON.stringify({ query: '{ resourceClasses { name } }' }),

@@ -70,7 +70,7 @@ describe('allocations.yaml', () => {
     const r = await gql(t.app, CONSUMER, { uuid: 'not-a-uuid' });
     expect(r.data).toEqual({ consumer: null });
     expect(firstError(r)).toEqual({
-      code: 'placement.undefined_code',
+      code: 'berth.invalid_uuid',
       status: 400,
       message: "Invalid consumer uuid: 'not-a-uuid' is not a valid UUID.",
     });

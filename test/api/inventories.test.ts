@@ -85,7 +85,7 @@ describe('inventory.yaml', () => {
     const rp = await buildResourceProvider(t.app.services);
     const r = await set(rp.uuid, 0, [{ resourceClass: 'DISK_GB', total: 256, reserved: 512 }]);
     expect(r.data).toBeNull();
-    expect(firstError(r)).toMatchObject({ code: 'placement.undefined_code', status: 400 });
+    expect(firstError(r)).toMatchObject({ code: 'berth.inventory.invalid', status: 400 });
     await expectUntouched(rp.uuid);
   });
 
@@ -93,7 +93,7 @@ describe('inventory.yaml', () => {
     const rp = await buildResourceProvider(t.app.services);
     const r = await set(rp.uuid, 0, [{ resourceClass: 'DISK_GB', total: -1 }]);
     expect(firstError(r)).toEqual({
-      code: 'placement.undefined_code',
+      code: 'berth.inventory.invalid',
       status: 400,
       message: 'Bad inventory DISK_GB: total must be an integer from 1 to 2147483647 (got -1).',
     });
@@ -108,13 +108,13 @@ describe('inventory.yaml', () => {
   });
 
   it.each([
-    ['post an inventory invalid min_unit', { minUnit: 0 }, /min_unit/],
-    ['post an inventory invalid max_unit', { maxUnit: 0 }, /max_unit/],
-    ['post an inventory invalid step_size', { stepSize: 0 }, /step_size/],
+    ['post an inventory invalid min_unit', { minUnit: 0 }, /minUnit/],
+    ['post an inventory invalid max_unit', { maxUnit: 0 }, /maxUnit/],
+    ['post an inventory invalid step_size', { stepSize: 0 }, /stepSize/],
     [
       'post an inventory with allocation_ratio exceed max limit',
       { allocationRatio: 3.40282e39 },
-      /allocation_ratio/,
+      /allocationRatio/,
     ],
   ])('%s', async (_name, bad, message) => {
     const rp = await buildResourceProvider(t.app.services);
@@ -136,7 +136,7 @@ describe('inventory.yaml', () => {
     const rp = await buildResourceProvider(t.app.services);
     const r = await set(rp.uuid, 0, [{ resourceClass: 'NO_CLASS_14', total: 2048 }]);
     expect(firstError(r)).toEqual({
-      code: 'placement.undefined_code',
+      code: 'berth.resource_class.not_found',
       status: 400,
       message: 'No such resource class NO_CLASS_14.',
     });
@@ -217,7 +217,7 @@ describe('inventory.yaml', () => {
     });
     const r = await gql(t.app, DELETE, { uuid: rp.uuid, rc: 'IPV4_ADDRESS', gen: rp.generation });
     expect(firstError(r)).toEqual({
-      code: 'placement.undefined_code',
+      code: 'berth.inventory.not_found',
       status: 404,
       message: 'No inventory of class IPV4_ADDRESS found for delete',
     });

@@ -156,7 +156,7 @@ describe('importComputeNodes', () => {
   ])('returns a 400 when $name', async ({ rows, options, msg }) => {
     const r = await gql(t.app, IMPORT, { rows, options });
     expect(r.data).toBeNull();
-    expect(r.errors?.[0]?.extensions).toEqual({ code: 'placement.undefined_code', status: 400 });
+    expect(r.errors?.[0]?.extensions).toEqual({ code: 'berth.invalid_input', status: 400 });
     expect(r.errors?.[0]?.message).toMatch(msg);
   });
 });

@@ -92,7 +92,7 @@ describe('listings', () => {
     const user = await gql(t.app, PAGE, { f: { userId: 'user', projectId: `${tag}-b` } });
     expect(user.data.consumers.edges).toHaveLength(30);
     const bad = await gql(t.app, PAGE, { after: 'not-a-cursor' });
-    expect(bad.errors?.[0]?.extensions?.code).toBe('placement.query.bad_value');
+    expect(bad.errors?.[0]?.extensions?.code).toBe('berth.invalid_input');
   });
 
   it('lists projects with consumer counts and usage totals', async () => {
@@ -115,6 +115,32 @@ describe('listings', () => {
       { projectId: `${tag}-a`, consumerCount: 150, usages: [{ resourceClass: 'VCPU', used: 300 }] },
       { projectId: `${tag}-b`, consumerCount: 30, usages: [{ resourceClass: 'VCPU', used: 30 }] },
     ]);
+  });
+
+  it('counts every match across pages when totalCount is selected, and only then', async () => {
+    const COUNT = `query($f: ConsumerFilter, $a: ID!) {
+      consumers(filter: $f, first: 1) { totalCount edges { node { uuid } } }
+      aggregate(uuid: $a) { members(first: 1) { totalCount } }
+      projects(first: 1) { totalCount } }`;
+    const r = await gql(t.app, COUNT, { f: { projectId: `${tag}-a` }, a: agg });
+    expect(r.errors).toBeUndefined();
+    expect(r.data.consumers.totalCount).toBe(150);
+    expect(r.data.consumers.edges).toHaveLength(1);
+    expect(r.data.aggregate.members.totalCount).toBe(3);
+    // Other suites share the database: at least this suite's two projects.
+    expect(r.data.projects.totalCount).toBeGreaterThanOrEqual(2);
+    const onHost = await gql(t.app, COUNT, { f: { providerUuid: hosts[3] }, a: agg });
+    expect(onHost.data.consumers.totalCount).toBe(30);
+    const { queries: without } = await counter.count(() =>
+      gql(t.app, PAGE, { f: { projectId: `${tag}-a` }, first: 5 }),
+    );
+    const { queries: withCount } = await counter.count(() =>
+      gql(t.app, PAGE.replace('pageInfo {', 'totalCount pageInfo {'), {
+        f: { projectId: `${tag}-a` },
+        first: 5,
+      }),
+    );
+    expect(withCount.length).toBe(without.length + 1);
   });
 
   it('pages an aggregate’s members', async () => {

@@ -76,7 +76,7 @@ describe('traits.yaml', () => {
       gen: 0,
     });
     expect(firstError(r)).toEqual({
-      code: 'placement.undefined_code',
+      code: 'berth.trait.not_found',
       status: 400,
       message: 'No such trait(s): NON_EXISTED_TRAIT1, NON_EXISTED_TRAIT2',
     });

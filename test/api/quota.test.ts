@@ -83,7 +83,10 @@ describe('quota', () => {
       input: { projectId: 'p', limits: [{ resource: 'CUSTOM_UNKNOWN', limit: 1 }] },
     });
     expect(r.data).toBeNull();
-    expect(r.errors?.[0]?.extensions).toEqual({ code: ErrorCode.DEFAULT, status: 400 });
+    expect(r.errors?.[0]?.extensions).toEqual({
+      code: 'berth.quota.unknown_resource',
+      status: 400,
+    });
     expect(r.errors?.[0]?.message).toMatch(/CUSTOM_UNKNOWN/);
   });
 

@@ -172,7 +172,7 @@ describe('reshaper.yaml', () => {
     });
     // The interim inventory may fall below usage; the allocation step then finds no room.
     expect(firstError(r)).toMatchObject({
-      code: 'placement.undefined_code',
+      code: 'berth.allocation.exceeds_capacity',
       status: 409,
       message: expect.stringContaining('Unable to allocate inventory'),
     });

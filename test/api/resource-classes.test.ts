@@ -45,7 +45,7 @@ describe('resource-classes.yaml', () => {
   it('returns not found for an unknown custom class', async () => {
     const r = await gql(t.app, 'mutation { deleteResourceClass(name: "CUSTOM_NOPE") }');
     expect(r.errors?.[0]?.extensions?.status).toBe(404);
-    expect(codes(r)).toEqual(['placement.undefined_code']);
+    expect(codes(r)).toEqual(['berth.resource_class.not_found']);
   });
 });
 

@@ -159,12 +159,12 @@ describe('resource-provider.yaml', () => {
 
   it("invalid 'required' parameter - blank", async () => {
     const r = await list(t, { required: [''] });
-    expect(firstError(r)).toMatchObject({ code: 'placement.query.bad_value', status: 400 });
+    expect(firstError(r)).toMatchObject({ code: 'berth.invalid_input', status: 400 });
   });
 
   it("invalid 'required' parameter - contains an empty trait name", async () => {
     const r = await list(t, { required: ['STORAGE_DISK_SSD,,MISC_SHARES_VIA_AGGREGATE'] });
-    expect(firstError(r)).toMatchObject({ code: 'placement.query.bad_value', status: 400 });
+    expect(firstError(r)).toMatchObject({ code: 'berth.invalid_input', status: 400 });
   });
 
   it("invalid 'required' parameter - contains a nonexistent trait", async () => {
@@ -172,7 +172,7 @@ describe('resource-provider.yaml', () => {
       required: ['STORAGE_DISK_SSD,BOGUS_TRAIT,MISC_SHARES_VIA_AGGREGATE'],
     });
     expect(firstError(r)).toEqual({
-      code: 'placement.undefined_code',
+      code: 'berth.trait.not_found',
       status: 400,
       message: 'No such trait(s): BOGUS_TRAIT.',
     });
@@ -185,7 +185,7 @@ describe('resource-provider.yaml', () => {
       message: expect.stringContaining('No such resource class CUSTOM_NOPE'),
     });
     const zero = await list(t, { resources: [{ resourceClass: 'DISK_GB', amount: 0 }] });
-    expect(firstError(zero)).toMatchObject({ code: 'placement.query.bad_value', status: 400 });
+    expect(firstError(zero)).toMatchObject({ code: 'berth.invalid_input', status: 400 });
   });
 });
 
@@ -225,9 +225,9 @@ describe('resource-provider-aggregates.yaml', () => {
   it('get by aggregates no result not a uuid', async () => {
     const r = await list(t, { memberOf: ['not a uuid'] });
     expect(firstError(r)).toMatchObject({
-      code: 'placement.query.bad_value',
+      code: 'berth.invalid_input',
       status: 400,
-      message: expect.stringContaining("Expected 'member_of' parameter to contain valid UUID(s)."),
+      message: 'memberOf must contain valid aggregate UUID(s). Got: not a uuid',
     });
   });
 
@@ -247,12 +247,12 @@ describe('resource-provider-aggregates.yaml', () => {
 
   it('negative agg error on invalid agg', async () => {
     const r = await list(t, { memberOf: ['!(^o^)'] });
-    expect(firstError(r)).toMatchObject({ code: 'placement.query.bad_value', status: 400 });
+    expect(firstError(r)).toMatchObject({ code: 'berth.invalid_input', status: 400 });
   });
 
   it('negative agg error on invalid usage of in prefix', async () => {
     const r = await list(t, { memberOf: [`in:${AGG_99},!${AGG_28}`] });
-    expect(firstError(r)).toMatchObject({ code: 'placement.query.bad_value', status: 400 });
+    expect(firstError(r)).toMatchObject({ code: 'berth.invalid_input', status: 400 });
   });
 
   it('negative agg', async () => {

@@ -45,6 +45,22 @@ describe('resourceProviders pagination', () => {
     });
   });
 
+  it('counts all matching providers in totalCount, filtered or ranked', async () => {
+    const r = await gql(
+      t.app,
+      `{ all: resourceProviders(first: 2) { totalCount }
+         named: resourceProviders(first: 2, filter: { nameContains: "page-10" }) { totalCount }
+         ranked: resourceProviders(first: 2, orderBy: { utilisationOf: "VCPU" }) { totalCount } }`,
+    );
+    expect(r.errors).toBeUndefined();
+    // page-10 and page-100 … page-104; the ranking holds providers with VCPU inventory (none).
+    expect(r.data).toEqual({
+      all: { totalCount: 105 },
+      named: { totalCount: 6 },
+      ranked: { totalCount: 0 },
+    });
+  });
+
   it('walks every provider exactly once with small pages', async () => {
     const seen: string[] = [];
     let after: string | undefined;
@@ -85,7 +101,7 @@ describe('resourceProviders pagination', () => {
     for (const first of [1001, -1]) {
       const r = await page(first);
       expect(r.data).toBeNull();
-      expect(firstError(r)).toMatchObject({ code: 'placement.query.bad_value', status: 400 });
+      expect(firstError(r)).toMatchObject({ code: 'berth.invalid_input', status: 400 });
     }
   });
 
@@ -98,7 +114,7 @@ describe('resourceProviders pagination', () => {
       b64('Trait:1'),
     ]) {
       const r = await page(5, after);
-      expect(firstError(r)).toMatchObject({ code: 'placement.query.bad_value', status: 400 });
+      expect(firstError(r)).toMatchObject({ code: 'berth.invalid_input', status: 400 });
     }
   });
 });

@@ -104,7 +104,7 @@ describe('resource-provider.yaml', () => {
       input: { name: 'my bad rp', uuid: 'this is not a uuid' },
     });
     expect(firstError(r)).toEqual({
-      code: 'placement.undefined_code',
+      code: 'berth.invalid_uuid',
       status: 400,
       message: "Invalid resource provider uuid: 'this is not a uuid' is not a valid UUID.",
     });
@@ -193,7 +193,7 @@ describe('resource-provider.yaml', () => {
     const uuid = randomUUID();
     const r = await gql(t.app, CREATE, { input: { name: 'child', uuid, parentUuid: uuid } });
     expect(firstError(r)).toEqual({
-      code: 'placement.undefined_code',
+      code: 'berth.resource_provider.invalid_parent',
       status: 400,
       message: `Unable to create resource provider "child", ${uuid}: parent provider UUID cannot be same as UUID. Please choose a different parent provider UUID.`,
     });
@@ -225,6 +225,25 @@ describe('resource-provider.yaml', () => {
     });
     const p = await gql(t.app, GET, { uuid: parent.uuid });
     expect(p.data.resourceProvider.children).toEqual([{ uuid: child.uuid }]);
+  });
+
+  it('re-parents without a name, keeping the name; renames without touching the parent', async () => {
+    const parent = await buildResourceProvider(t.app.services);
+    const child = await buildResourceProvider(t.app.services);
+    const moved = await gql(t.app, UPDATE, {
+      input: { uuid: child.uuid, parentUuid: parent.uuid },
+    });
+    expect(moved.data.updateResourceProvider).toMatchObject({
+      name: child.name,
+      parent: { uuid: parent.uuid },
+    });
+    const renamed = await gql(t.app, UPDATE, {
+      input: { uuid: child.uuid, name: 'renamed-child' },
+    });
+    expect(renamed.data.updateResourceProvider).toMatchObject({
+      name: 'renamed-child',
+      parent: { uuid: parent.uuid },
+    });
   });
 
   it('keeps the parent when parentUuid is omitted', async () => {

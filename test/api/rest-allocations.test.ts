@@ -1,9 +1,8 @@
 // REST facade over HTTP: inventories, allocations, usages and allocation candidates across
 // microversions (ports of gabbits inventory.yaml, allocations.yaml, usage.yaml,
 // allocation-candidates.yaml).
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createTestApp, type TestApp } from '../support/app';
+import { ADMIN_LATEST, type RestClient, restClient } from '../support/rest';
 
 const RP = '0c4f8d0e-1b1a-4a61-8f6e-2d3f4a5b6c01';
 const CONSUMER = '9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d';
@@ -12,36 +11,21 @@ const USER = 'u-rest';
 
 describe('REST facade: allocations.yaml, inventory.yaml, usage.yaml', () => {
   let t: TestApp;
-  let server: Server;
-  let base: string;
+  let rest: RestClient;
 
-  async function call(method: string, path: string, version = 'latest', body?: unknown) {
-    const headers: Record<string, string> = {
-      'x-auth-token': 'admin',
-      accept: 'application/json',
-      'openstack-api-version': `placement ${version}`,
-    };
-    if (body !== undefined) {
-      headers['content-type'] = 'application/json';
-    }
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+  const call = (method: string, path: string, version = 'latest', body?: unknown) =>
+    rest.call(method, path, {
+      headers: { ...ADMIN_LATEST, 'openstack-api-version': `placement ${version}` },
+      body,
     });
-    const text = await res.text();
-    return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : undefined };
-  }
 
   beforeAll(async () => {
     t = await createTestApp({ BERTH_REST_AUTH: 'noauth2' });
-    server = createServer((req, res) => t.app.handle(req, res));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/placement`;
+    rest = await restClient(t.app);
     await call('POST', '/resource_providers', 'latest', { name: 'cn-rest', uuid: RP });
   });
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await rest.close();
     await t.close();
   });
 

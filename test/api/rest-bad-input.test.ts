@@ -1,9 +1,8 @@
 // REST bad input never 500s: integers past 32 bits in query amounts (an empty answer, as in
 // Placement), NUL characters in path segments (every method) and JSON nested thousands of
 // levels deep (400 in Placement's error shape, nothing written).
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createTestApp, type TestApp } from '../support/app';
+import { type RestClient, restClient } from '../support/rest';
 
 const HEADERS = {
   'x-auth-token': 'admin',
@@ -14,25 +13,18 @@ const HEADERS = {
 
 describe('REST bad input', () => {
   let t: TestApp;
-  let server: Server;
-  let base: string;
+  let rest: RestClient;
 
   beforeAll(async () => {
     t = await createTestApp({ BERTH_REST_AUTH: 'noauth2' });
-    server = createServer((req, res) => t.app.handle(req, res));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/placement`;
+    rest = await restClient(t.app, { headers: HEADERS });
   });
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await rest.close();
     await t.close();
   });
 
-  async function call(method: string, path: string, body?: string) {
-    const r = await fetch(`${base}${path}`, { method, headers: HEADERS, body });
-    const text = await r.text();
-    return { status: r.status, text };
-  }
+  const call = (method: string, path: string, body?: string) => rest.call(method, path, { body });
 
   // Placement accepts any digits and finds nothing that large (max_unit is 32-bit): so does berth.
   it.each([

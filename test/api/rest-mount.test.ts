@@ -1,17 +1,9 @@
 // Where the REST facade is mounted: under BERTH_REST_PREFIX (default /placement), or at '/'
 // when the prefix is empty; other app routes are unaffected.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createRestRouter } from '../../src/rest/router';
 import { createTestApp, type TestApp } from '../support/app';
+import { closeServer, listen } from '../support/rest';
 
-async function listen(handler: Parameters<typeof createServer>[1]): Promise<[Server, string]> {
-  const server = createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return [server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`];
-}
-
-const close = (s: Server) => new Promise((resolve) => s.close(resolve));
 const ADMIN = { 'x-auth-token': 'admin', accept: 'application/json' };
 
 describe('REST facade mount', () => {
@@ -24,7 +16,7 @@ describe('REST facade mount', () => {
   });
 
   it('serves /placement and /placement/ as the root and leaves other paths to the app', async () => {
-    const [server, base] = await listen((req, res) => t.app.handle(req, res));
+    const { server, base } = await listen((req, res) => t.app.handle(req, res));
     try {
       expect((await fetch(`${base}/placement`)).status).toBe(200);
       expect((await fetch(`${base}/placement/`)).status).toBe(200);
@@ -33,7 +25,7 @@ describe('REST facade mount', () => {
       expect(outside.status).toBe(404);
       expect(outside.headers.get('openstack-api-version')).toBeNull();
     } finally {
-      await close(server);
+      await closeServer(server);
     }
   });
 
@@ -44,7 +36,7 @@ describe('REST facade mount', () => {
       log: t.app.log,
     });
     expect(router.matches('/anything')).toBe(true);
-    const [server, base] = await listen((req, res) => router.handle(req, res));
+    const { server, base } = await listen((req, res) => router.handle(req, res));
     try {
       const r = await fetch(`${base}/resource_providers`, { headers: ADMIN });
       expect(r.status).toBe(200);
@@ -56,7 +48,7 @@ describe('REST facade mount', () => {
       expect(created.status).toBe(201);
       expect(created.headers.get('location')).toBe(`${base}/resource_classes/CUSTOM_ROOT_MOUNT`);
     } finally {
-      await close(server);
+      await closeServer(server);
     }
   });
 
@@ -66,14 +58,14 @@ describe('REST facade mount', () => {
       config: { ...t.app.config, restAuth: 'token' },
       log: t.app.log,
     });
-    const [server, base] = await listen((req, res) => router.handle(req, res));
+    const { server, base } = await listen((req, res) => router.handle(req, res));
     try {
       const r = await fetch(`${base}/placement/resource_providers`, {
         headers: { accept: 'application/json' },
       });
       expect(r.status).toBe(200);
     } finally {
-      await close(server);
+      await closeServer(server);
     }
   });
 });

@@ -1,8 +1,7 @@
 // REST facade over HTTP: root, auth, microversions, errors and resource providers (ports of
 // gabbits basic-http.yaml, confirm-auth.yaml, microversion.yaml, resource-provider.yaml).
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createTestApp, type TestApp } from '../support/app';
+import { type RestClient, restClient } from '../support/rest';
 
 const ADMIN = { 'x-auth-token': 'admin', accept: 'application/json' };
 const JSON_BODY = { ...ADMIN, 'content-type': 'application/json' };
@@ -10,38 +9,17 @@ const RP = '6b4a2c2e-39a1-4d8e-9d7d-2a4e3f1b5c01';
 
 describe('REST facade: resource-provider.yaml and friends', () => {
   let t: TestApp;
-  let server: Server;
-  let base: string;
+  let rest: RestClient;
 
-  async function call(
-    method: string,
-    path: string,
-    headers: Record<string, string>,
-    body?: unknown,
-  ) {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    const isJson = res.headers.get('content-type') === 'application/json';
-    return {
-      status: res.status,
-      headers: res.headers,
-      text,
-      json: isJson ? JSON.parse(text) : undefined,
-    };
-  }
+  const call = (method: string, path: string, headers: Record<string, string>, body?: unknown) =>
+    rest.call(method, path, { headers, body });
 
   beforeAll(async () => {
     t = await createTestApp({ BERTH_REST_AUTH: 'noauth2' });
-    server = createServer((req, res) => t.app.handle(req, res));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/placement`;
+    rest = await restClient(t.app);
   });
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await rest.close();
     await t.close();
   });
 

@@ -128,7 +128,13 @@ describe('tenant isolation (GraphQL, BERTH_AUTH=on)', () => {
   // Every mutation a scoped token may run, every way its target can be written.
   type Target = 'victim' | 'own-new' | 'foreign-project';
   type Form = 'literal' | 'variable' | 'default' | 'single' | 'fragment';
-  const MUTATIONS = ['setAllocations', 'deleteAllocations', 'schedule', 'confirmMove'] as const;
+  const MUTATIONS = [
+    'setAllocations',
+    'deleteAllocations',
+    'deleteAllocations(input)',
+    'schedule',
+    'confirmMove',
+  ] as const;
 
   function gqlLiteral(v: unknown): string {
     return JSON.stringify(v).replace(/"(\w+)":/g, '$1:');
@@ -153,6 +159,11 @@ describe('tenant isolation (GraphQL, BERTH_AUTH=on)', () => {
         type = 'ID!';
         value = consumer;
         field = (a) => `deleteAllocations(consumerUuid: ${a})`;
+        break;
+      case 'deleteAllocations(input)':
+        type = 'DeleteAllocationsInput!';
+        value = { consumerUuid: consumer };
+        field = (a) => `deleteAllocations(input: ${a})`;
         break;
       case 'confirmMove':
         type = 'EndMoveInput!';
@@ -201,7 +212,9 @@ describe('tenant isolation (GraphQL, BERTH_AUTH=on)', () => {
           const forbidden = r.body.errors?.some((e) => e.extensions?.code === 'berth.forbidden');
           const crossesProjects =
             target === 'victim' ||
-            (target === 'foreign-project' && m !== 'deleteAllocations' && m !== 'confirmMove');
+            (target === 'foreign-project' &&
+              !m.startsWith('deleteAllocations') &&
+              m !== 'confirmMove');
           expect({ m, target, form, forbidden: !!forbidden }).toEqual({
             m,
             target,
@@ -211,8 +224,72 @@ describe('tenant isolation (GraphQL, BERTH_AUTH=on)', () => {
           expect(await projectB()).toBe(before);
         },
       ),
-      { numRuns: 120 },
+      { numRuns: 150 },
     );
+  });
+
+  describe('a project-scoped token reads only its own project', () => {
+    const explain = (projectId: string) => ({
+      i: {
+        consumerUuids: [randomUUID()],
+        projectId,
+        userId: 'u',
+        request: { groups: [{ resources: [{ resourceClass: 'VCPU', amount: 1 }] }] },
+      },
+    });
+    it.each([
+      ['quota of another project', '{ quota(projectId: "proj-b") { projectId } }', {}, true],
+      ['its own quota', '{ quota(projectId: "proj-a") { projectId } }', {}, false],
+      [
+        'usages of another project',
+        '{ usages(projectId: "proj-b") { total { resourceClass } } }',
+        {},
+        true,
+      ],
+      ['consumers without a project filter', '{ consumers { totalCount } }', {}, true],
+      [
+        'consumers of another project',
+        '{ consumers(filter: { projectId: "proj-b" }) { totalCount } }',
+        {},
+        true,
+      ],
+      [
+        'its own consumers',
+        '{ consumers(filter: { projectId: "proj-a" }) { totalCount } }',
+        {},
+        false,
+      ],
+      ['every project', '{ projects { totalCount } }', {}, true],
+      [
+        'an explanation for another project',
+        'query($i: ScheduleInput!) { explainPlacement(input: $i) { ranking { weight } } }',
+        explain('proj-b'),
+        true,
+      ],
+      [
+        'an explanation for its own project',
+        'query($i: ScheduleInput!) { explainPlacement(input: $i) { ranking { weight } } }',
+        explain('proj-a'),
+        false,
+      ],
+    ])('%s', async (_name, query, variables, refused) => {
+      const r = await post(query, variables, scoped);
+      const forbidden = r.body.errors?.some((e) => e.extensions?.code === 'berth.forbidden');
+      expect({ status: r.status, forbidden: !!forbidden }).toEqual(
+        refused ? { status: 403, forbidden: true } : { status: 200, forbidden: false },
+      );
+    });
+
+    it("refuses another project's consumer by uuid, in a variable too", async () => {
+      const r = await post('query($u: ID!) { consumer(uuid: $u) { uuid } }', { u: victim }, scoped);
+      expect(r.status).toBe(403);
+      const unscoped = await post(
+        'query($u: ID!) { consumer(uuid: $u) { uuid } }',
+        { u: victim },
+        scheduler,
+      );
+      expect(unscoped.body.errors).toBeUndefined();
+    });
   });
 
   it('refuses to create a project-scoped admin token', async () => {

@@ -55,7 +55,7 @@ describe('usage.yaml', () => {
   ])('%s', async (_name, vars) => {
     const r = await gql(t.app, REPORT, vars);
     expect(r.data).toBeNull();
-    expect(firstError(r)).toMatchObject({ code: 'placement.query.bad_value', status: 400 });
+    expect(firstError(r)).toMatchObject({ code: 'berth.invalid_input', status: 400 });
   });
 });
 

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { ChangeBus } from '../../src/placement/change-bus';
 import { createServices, type Services } from '../../src/services';
-import { createTestDb, onEmbedded, type TestDb } from '../support/db';
+import { createTestDb, realPostgresIt, type TestDb } from '../support/db';
 import { buildResourceProvider, claim } from '../support/factories';
 
 const group = (resources: Record<string, number>) => ({
@@ -118,46 +118,43 @@ describe('allocation writes and provider generations', () => {
     expect(await generation(numa.uuid)).toBe(genNuma + 3);
   });
 
-  it('never over-commits a provider that consumers move away from concurrently (real PostgreSQL)', async () => {
-    if (onEmbedded()) {
-      process.stdout.write(
-        '[berth tests] skipped: concurrent moves and claims need real PostgreSQL (DATABASE_URL)\n',
+  realPostgresIt(
+    'never over-commits a provider that consumers move away from concurrently (real PostgreSQL)',
+    async () => {
+      const a = await vcpuHost();
+      const b = await buildResourceProvider(s, {
+        inventories: [{ resourceClass: 'VCPU', total: 16 }],
+      });
+      const movers = [claim(a.uuid, { VCPU: 2 }), claim(a.uuid, { VCPU: 2 })];
+      await s.allocations.set(movers);
+      // A is full. Each mover leaves A (A not bumped, not locked) while 12 new consumers, one
+      // project each, try to claim 1 VCPU on A: at most the 4 freed units may be taken.
+      const moves = movers.map((m) =>
+        s.allocations.set([
+          {
+            ...m,
+            consumerGeneration: 1,
+            allocations: [{ providerUuid: b.uuid, resources: { VCPU: 2 } }],
+          },
+        ]),
       );
-      return;
-    }
-    const a = await vcpuHost();
-    const b = await buildResourceProvider(s, {
-      inventories: [{ resourceClass: 'VCPU', total: 16 }],
-    });
-    const movers = [claim(a.uuid, { VCPU: 2 }), claim(a.uuid, { VCPU: 2 })];
-    await s.allocations.set(movers);
-    // A is full. Each mover leaves A (A not bumped, not locked) while 12 new consumers, one
-    // project each, try to claim 1 VCPU on A: at most the 4 freed units may be taken.
-    const moves = movers.map((m) =>
-      s.allocations.set([
-        {
-          ...m,
-          consumerGeneration: 1,
-          allocations: [{ providerUuid: b.uuid, resources: { VCPU: 2 } }],
-        },
-      ]),
-    );
-    const claims = Array.from({ length: 12 }, (_, i) =>
-      s.allocations.set([
-        { ...claim(a.uuid, { VCPU: 1 }), projectId: `move-race-${i}-${randomUUID()}` },
-      ]),
-    );
-    const results = await Promise.allSettled([...moves, ...claims]);
-    expect(results.slice(0, 2).map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
-    for (const r of results) {
-      if (r.status === 'rejected') {
-        expect(r.reason).toMatchObject({ status: 409 });
+      const claims = Array.from({ length: 12 }, (_, i) =>
+        s.allocations.set([
+          { ...claim(a.uuid, { VCPU: 1 }), projectId: `move-race-${i}-${randomUUID()}` },
+        ]),
+      );
+      const results = await Promise.allSettled([...moves, ...claims]);
+      expect(results.slice(0, 2).map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
+      for (const r of results) {
+        if (r.status === 'rejected') {
+          expect(r.reason).toMatchObject({ status: 409 });
+        }
       }
-    }
-    const won = results.slice(2).filter((r) => r.status === 'fulfilled').length;
-    const usage = (await s.usages.byProviderIds([a.id])).get(a.id) ?? [];
-    const used = usage.find((u) => u.resourceClass === 'VCPU')?.used ?? 0;
-    expect(used).toBe(won);
-    expect(used).toBeLessThanOrEqual(4);
-  });
+      const won = results.slice(2).filter((r) => r.status === 'fulfilled').length;
+      const usage = (await s.usages.byProviderIds([a.id])).get(a.id) ?? [];
+      const used = usage.find((u) => u.resourceClass === 'VCPU')?.used ?? 0;
+      expect(used).toBe(won);
+      expect(used).toBeLessThanOrEqual(4);
+    },
+  );
 });

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '../../src/placement/errors';
 import { createServices, type Services } from '../../src/services';
-import { createTestDb, onEmbedded, type TestDb } from '../support/db';
+import { createTestDb, realPostgresIt, type TestDb } from '../support/db';
 import { buildResourceProvider, claim } from '../support/factories';
 
 describe('allocations', () => {
@@ -206,27 +206,24 @@ describe('allocations', () => {
     ).rejects.toMatchObject({ code: ErrorCode.CONCURRENT_UPDATE });
   });
 
-  it('never exceeds capacity with 32 concurrent writers (real PostgreSQL)', async () => {
-    if (onEmbedded()) {
-      process.stdout.write(
-        '[berth tests] skipped: 32 concurrent claims need real PostgreSQL (DATABASE_URL)\n',
+  realPostgresIt(
+    'never exceeds capacity with 32 concurrent writers (real PostgreSQL)',
+    async () => {
+      const rp = await buildResourceProvider(s, {
+        inventories: [{ resourceClass: 'VCPU', total: 5 }],
+      });
+      const results = await Promise.allSettled(
+        Array.from({ length: 32 }, () => s.allocations.set([claim(rp.uuid, { VCPU: 1 })])),
       );
-      return;
-    }
-    const rp = await buildResourceProvider(s, {
-      inventories: [{ resourceClass: 'VCPU', total: 5 }],
-    });
-    const results = await Promise.allSettled(
-      Array.from({ length: 32 }, () => s.allocations.set([claim(rp.uuid, { VCPU: 1 })])),
-    );
-    const ok = results.filter((r) => r.status === 'fulfilled').length;
-    const errors = results.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
-    expect(ok).toBe(5);
-    for (const e of errors) {
-      expect(e).toMatchObject({ status: 409 });
-    }
-    expect((await s.usages.byProviderIds([rp.id])).get(rp.id)).toEqual([
-      { resourceClass: 'VCPU', used: 5 },
-    ]);
-  });
+      const ok = results.filter((r) => r.status === 'fulfilled').length;
+      const errors = results.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
+      expect(ok).toBe(5);
+      for (const e of errors) {
+        expect(e).toMatchObject({ status: 409 });
+      }
+      expect((await s.usages.byProviderIds([rp.id])).get(rp.id)).toEqual([
+        { resourceClass: 'VCPU', used: 5 },
+      ]);
+    },
+  );
 });

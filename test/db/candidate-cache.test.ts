@@ -4,7 +4,7 @@
 // is applied; the shared layer still serves another replica.
 import type { Cache } from '../../src/cache/cache';
 import { ChangeBus } from '../../src/placement/change-bus';
-import { CandidateCache } from '../../src/scheduler/candidate-cache';
+import { CandidateCache } from '../../src/scheduler/state/candidate-cache';
 import { createServices, type Services } from '../../src/services';
 import { createTestCache } from '../support/app';
 import { createTestDb, type TestDb } from '../support/db';

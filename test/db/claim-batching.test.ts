@@ -3,10 +3,9 @@
 // by claim so that each caller gets the answer a lone claim would have given.
 import { randomUUID } from 'node:crypto';
 import { ChangeBus } from '../../src/placement/change-bus';
+import { type ClaimInput, ClaimService } from '../../src/placement/claims';
 import { ConflictError } from '../../src/placement/errors';
-import { ClaimBatcher, type ClaimWriter } from '../../src/scheduler/claim-batcher';
-import type { ClaimInput } from '../../src/scheduler/moves';
-import { MoveService } from '../../src/scheduler/moves';
+import { ClaimBatcher, type ClaimWriter } from '../../src/scheduler/claiming/claim-batcher';
 import { createServices, type Services } from '../../src/services';
 import { createTestDb, type TestDb } from '../support/db';
 import { buildResourceProvider } from '../support/factories';
@@ -14,12 +13,12 @@ import { buildResourceProvider } from '../support/factories';
 describe('claim batching', () => {
   let db: TestDb;
   let s: Services;
-  let moves: MoveService;
+  let moves: ClaimService;
 
   beforeAll(async () => {
     db = await createTestDb();
     s = createServices(db.dataSource, new ChangeBus(`berth_changes_${db.schema}`));
-    moves = new MoveService(db.dataSource, s.changes, s.allocations, s.providers);
+    moves = new ClaimService(db.dataSource, s.changes, s.allocations, s.providers);
   });
   afterAll(async () => {
     await db.drop();

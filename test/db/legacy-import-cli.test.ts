@@ -10,9 +10,10 @@ import {
   runComputeNodesImport,
 } from '../../src/cli/import-command';
 import type { ImportSummary } from '../../src/import/import-service';
-import { createTestDb, onEmbedded, type TestDb, testDatabaseUrl } from '../support/db';
+import { createTestDb, realPostgresIt, type TestDb, testDatabaseUrl } from '../support/db';
 import {
   insertNode,
+  itFor,
   type LegacyDb,
   openMariadbLegacy,
   openPostgresLegacy,
@@ -68,19 +69,16 @@ describe.each([
     await berth.drop();
   });
 
-  function legacyOrSkip(): LegacyDb | null {
+  /** The legacy database (its tests are skipped when it cannot be reached). */
+  function legacyOrSkip(): LegacyDb {
     if (typeof legacy === 'string') {
-      process.stdout.write(`[berth tests] skipped ${kind} import command: ${legacy}\n`);
-      return null;
+      throw new Error(`${kind} legacy database unavailable: ${legacy}`);
     }
     return legacy;
   }
 
-  it('prints the summary table and exits 2 when a row failed', async () => {
+  itFor(kind)('prints the summary table and exits 2 when a row failed', async () => {
     const db = legacyOrSkip();
-    if (!db) {
-      return;
-    }
     const prefix = `t${randomUUID().slice(0, 6)}`;
     const t = await twoNodes(db, prefix);
     const out = sink();
@@ -105,11 +103,8 @@ describe.each([
     expect(out.chunks.join('')).not.toContain('\r');
   });
 
-  it('prints JSON with --json, and a dry run exits 0 when every row maps', async () => {
+  itFor(kind)('prints JSON with --json, and a dry run exits 0 when every row maps', async () => {
     const db = legacyOrSkip();
-    if (!db) {
-      return;
-    }
     const prefix = `j${randomUUID().slice(0, 6)}`;
     const t = await db.createTables();
     await insertNode(db, t.table, {
@@ -131,11 +126,8 @@ describe.each([
     expect(parsed.nodes[0]).toMatchObject({ name: `${prefix}-a`, action: 'created' });
   });
 
-  it('fails with a clear message for a missing table', async () => {
+  itFor(kind)('fails with a clear message for a missing table', async () => {
     const db = legacyOrSkip();
-    if (!db) {
-      return;
-    }
     await expect(
       runComputeNodesImport(berth.dataSource, options(db.url, 'no_such_table'), sink(), sink()),
     ).rejects.toThrow(/^cannot read .*: table .*no_such_table.* not found/);
@@ -169,73 +161,71 @@ describe('berth import compute-nodes (errors)', () => {
 });
 
 describe('berth import compute-nodes (real process)', () => {
-  it('imports through the CLI with --no-write-back and --pci-max-unit (real PostgreSQL)', async () => {
-    if (onEmbedded()) {
-      process.stdout.write(
-        '[berth tests] skipped: the CLI process test needs real PostgreSQL (PGlite ignores search_path options)\n',
-      );
-      return;
-    }
-    const legacy = await openPostgresLegacy();
-    const schema = `cli_${process.pid}_${randomUUID().slice(0, 8)}`;
-    const admin = new Client({ connectionString: testDatabaseUrl() });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    try {
-      const t = await legacy.createTables();
-      const id = await insertNode(legacy, t.table, {
-        hypervisor_hostname: `${schema}-cmp`,
-        vcpus: 8,
-        memory_mb: 8192,
-        local_gb: 80,
-        pci_stats: JSON.stringify([{ count: 16, dev_type: 'type-VF' }]),
-      });
-      await legacy.query(`DROP TABLE ${t.pciTable}`);
-      const url = new URL(testDatabaseUrl());
-      url.searchParams.set('options', `-c search_path=${schema}`);
-      const res = spawnSync(
-        process.execPath,
-        [
-          '-r',
-          'ts-node/register/transpile-only',
-          'src/cli/main.ts',
-          'import',
-          'compute-nodes',
-          '--from',
-          legacy.url,
-          '--table',
-          t.table,
-          '--no-write-back',
-          '--pci-max-unit',
-          'SRIOV_NET_VF=4',
-        ],
-        {
-          cwd: root,
-          encoding: 'utf8',
-          env: { ...process.env, DATABASE_URL: url.toString(), LOG_LEVEL: 'warn' },
-        },
-      );
-      expect(res.stderr).toBe('');
-      expect(res.status).toBe(0);
-      expect(res.stdout).toContain('+SRIOV_NET_VF total=16 reserved=0 min_unit=1 max_unit=4');
-      expect(res.stdout).toContain('note: uuid not written back to the source');
-      const inv = await admin.query(
-        `SELECT rc.name, i.total, i.max_unit FROM ${schema}.inventories i
+  realPostgresIt(
+    'imports through the CLI with --no-write-back and --pci-max-unit (real PostgreSQL)',
+    async () => {
+      const legacy = await openPostgresLegacy();
+      const schema = `cli_${process.pid}_${randomUUID().slice(0, 8)}`;
+      const admin = new Client({ connectionString: testDatabaseUrl() });
+      await admin.connect();
+      await admin.query(`CREATE SCHEMA ${schema}`);
+      try {
+        const t = await legacy.createTables();
+        const id = await insertNode(legacy, t.table, {
+          hypervisor_hostname: `${schema}-cmp`,
+          vcpus: 8,
+          memory_mb: 8192,
+          local_gb: 80,
+          pci_stats: JSON.stringify([{ count: 16, dev_type: 'type-VF' }]),
+        });
+        await legacy.query(`DROP TABLE ${t.pciTable}`);
+        const url = new URL(testDatabaseUrl());
+        url.searchParams.set('options', `-c search_path=${schema}`);
+        const res = spawnSync(
+          process.execPath,
+          [
+            '-r',
+            'ts-node/register/transpile-only',
+            'src/cli/main.ts',
+            'import',
+            'compute-nodes',
+            '--from',
+            legacy.url,
+            '--table',
+            t.table,
+            '--no-write-back',
+            '--pci-max-unit',
+            'SRIOV_NET_VF=4',
+          ],
+          {
+            cwd: root,
+            encoding: 'utf8',
+            env: { ...process.env, DATABASE_URL: url.toString(), LOG_LEVEL: 'warn' },
+          },
+        );
+        expect(res.stderr).toBe('');
+        expect(res.status).toBe(0);
+        expect(res.stdout).toContain('+SRIOV_NET_VF total=16 reserved=0 min_unit=1 max_unit=4');
+        expect(res.stdout).toContain('note: uuid not written back to the source');
+        const inv = await admin.query(
+          `SELECT rc.name, i.total, i.max_unit FROM ${schema}.inventories i
          JOIN ${schema}.resource_classes rc ON rc.id = i.resource_class_id ORDER BY rc.name`,
-      );
-      expect(inv.rows.map((r) => [r.name, r.total, r.max_unit])).toEqual([
-        ['DISK_GB', 80, 80],
-        ['MEMORY_MB', 8192, 8192],
-        ['SRIOV_NET_VF', 16, 4],
-        ['VCPU', 8, 8],
-      ]);
-      expect(
-        (await legacy.query(`SELECT uuid FROM ${t.table} WHERE id = ?`, [id]))[0]?.uuid,
-      ).toBeNull();
-    } finally {
-      await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-      await admin.end();
-      await legacy.close();
-    }
-  }, 60_000);
+        );
+        expect(inv.rows.map((r) => [r.name, r.total, r.max_unit])).toEqual([
+          ['DISK_GB', 80, 80],
+          ['MEMORY_MB', 8192, 8192],
+          ['SRIOV_NET_VF', 16, 4],
+          ['VCPU', 8, 8],
+        ]);
+        expect(
+          (await legacy.query(`SELECT uuid FROM ${t.table} WHERE id = ?`, [id]))[0]?.uuid,
+        ).toBeNull();
+      } finally {
+        await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+        await admin.end();
+        await legacy.close();
+      }
+    },
+    60_000,
+  );
 });

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import mysql from 'mysql2/promise';
 import { Client } from 'pg';
 import { testDatabaseUrl } from '../support/db';
+import { MARIADB_URL } from '../support/mariadb-probe';
 
 /** A scratch legacy database. */
 export interface LegacyDb {
@@ -18,7 +19,17 @@ export interface LegacyDb {
 }
 
 /** Where the MariaDB tests connect (CI machine default: root without password). */
-export const MARIADB_URL = process.env.LEGACY_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
+export { MARIADB_URL };
+
+/** Why MariaDB cannot be used (probed once by test/setup/global-setup.ts), or undefined. */
+export function mariadbProblem(): string | undefined {
+  return process.env.BERTH_TEST_MARIADB_PROBLEM || undefined;
+}
+
+/** `it` for a test against legacy database `kind`: skipped, visibly, when MariaDB is unreachable. */
+export function itFor(kind: string): typeof it {
+  return kind === 'mariadb' && mariadbProblem() ? it.skip : it;
+}
 
 let seq = 0;
 

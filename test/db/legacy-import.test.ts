@@ -10,6 +10,7 @@ import { claim } from '../support/factories';
 import {
   insertNode,
   insertPciDevices,
+  itFor,
   type LegacyDb,
   NUMA_2X4X8,
   openMariadbLegacy,
@@ -100,11 +101,10 @@ describe.each(sources)('import compute-nodes from $kind', ({ kind, open }) => {
     await berth.drop();
   });
 
-  /** The legacy db, or null after printing why the test is skipped. */
-  function legacyOrSkip(): LegacyDb | null {
+  /** The legacy database (its tests are skipped when it cannot be reached). */
+  function legacyOrSkip(): LegacyDb {
     if (typeof legacy === 'string') {
-      process.stdout.write(`[berth tests] skipped ${kind} legacy import: ${legacy}\n`);
-      return null;
+      throw new Error(`${kind} legacy database unavailable: ${legacy}`);
     }
     return legacy;
   }
@@ -125,67 +125,70 @@ describe.each(sources)('import compute-nodes from $kind', ({ kind, open }) => {
   const uuidOf = async (db: LegacyDb, table: string, id: number) =>
     (await db.query(`SELECT uuid FROM ${table} WHERE id = ?`, [id]))[0]!.uuid as string | null;
 
-  it('imports uuid, NULL-uuid, shared-storage, PCI and NUMA rows; reports the bad and deleted', async () => {
+  itFor(kind)(
+    'imports uuid, NULL-uuid, shared-storage, PCI and NUMA rows; reports the bad and deleted',
+    async () => {
+      const db = legacyOrSkip();
+      const prefix = `a${randomUUID().slice(0, 6)}`;
+      const t = await db.createTables();
+      const ids = await seedNodes(db, t, prefix);
+      const summary = await importFrom(db, t, OPTS(prefix));
+
+      expect(summary.counts).toEqual({
+        created: 3,
+        updated: 0,
+        unchanged: 0,
+        skipped: 1,
+        failed: 1,
+      });
+      const byId = new Map(summary.nodes.map((n) => [n.sourceId, n]));
+      expect(byId.get(String(ids.bad))).toMatchObject({
+        action: 'failed',
+        reason: 'vcpus must be a non-negative integer (got -4)',
+      });
+      expect(byId.get(String(ids.gone))).toMatchObject({
+        action: 'skipped',
+        reason: `soft-deleted (deleted = ${ids.gone})`,
+      });
+      expect(byId.get(String(ids.shared))?.skippedInventories).toEqual([
+        { resourceClass: 'DISK_GB', reason: expect.stringMatching(/^shared storage/) },
+      ]);
+
+      const cmp1 = byId.get(String(ids.cmp1))!;
+      expect(cmp1.uuid).toBe(await uuidOf(db, t.table, ids.cmp1));
+      expect(await inventoryOf(s, cmp1.uuid!)).toEqual([
+        ['VCPU', 32, 32, 16],
+        ['MEMORY_MB', 65536, 65536, 1.5],
+        ['DISK_GB', 500, 400, 1],
+        ['NUMA_SOCKET', 2, 1, 1],
+        ['NUMA_CORE', 8, 4, 1],
+        ['NUMA_THREAD', 16, 8, 1],
+        ['NUMA_MEMORY_MB', 65536, 32768, 1],
+      ]);
+      // NULL uuids: generated, written back to the source, and the provider carries them.
+      for (const id of [ids.shared, ids.pci]) {
+        const written = await uuidOf(db, t.table, id);
+        expect(written).toMatch(/^[0-9a-f-]{36}$/);
+        expect(byId.get(String(id))?.uuid).toBe(written);
+      }
+      expect(await inventoryOf(s, (await uuidOf(db, t.table, ids.shared))!)).toEqual([
+        ['VCPU', 16, 16, 16],
+        ['MEMORY_MB', 32768, 32768, 1.5],
+      ]);
+      expect(await inventoryOf(s, (await uuidOf(db, t.table, ids.pci))!)).toEqual([
+        ['VCPU', 8, 8, 4],
+        ['MEMORY_MB', 16384, 16384, 1],
+        ['DISK_GB', 100, 100, 1],
+        ['SRIOV_NET_VF', 255, 8, 1],
+        ['CUSTOM_SRIOV_NET_PF', 1, 1, 1],
+      ]);
+      expect(await uuidOf(db, t.table, ids.bad)).toBeNull();
+      expect(await s.providers.find(`${prefix}-bad`)).toBeNull();
+    },
+  );
+
+  itFor(kind)('changes nothing on a second run: same result, generations untouched', async () => {
     const db = legacyOrSkip();
-    if (!db) {
-      return;
-    }
-    const prefix = `a${randomUUID().slice(0, 6)}`;
-    const t = await db.createTables();
-    const ids = await seedNodes(db, t, prefix);
-    const summary = await importFrom(db, t, OPTS(prefix));
-
-    expect(summary.counts).toEqual({ created: 3, updated: 0, unchanged: 0, skipped: 1, failed: 1 });
-    const byId = new Map(summary.nodes.map((n) => [n.sourceId, n]));
-    expect(byId.get(String(ids.bad))).toMatchObject({
-      action: 'failed',
-      reason: 'vcpus must be a non-negative integer (got -4)',
-    });
-    expect(byId.get(String(ids.gone))).toMatchObject({
-      action: 'skipped',
-      reason: `soft-deleted (deleted = ${ids.gone})`,
-    });
-    expect(byId.get(String(ids.shared))?.skippedInventories).toEqual([
-      { resourceClass: 'DISK_GB', reason: expect.stringMatching(/^shared storage/) },
-    ]);
-
-    const cmp1 = byId.get(String(ids.cmp1))!;
-    expect(cmp1.uuid).toBe(await uuidOf(db, t.table, ids.cmp1));
-    expect(await inventoryOf(s, cmp1.uuid!)).toEqual([
-      ['VCPU', 32, 32, 16],
-      ['MEMORY_MB', 65536, 65536, 1.5],
-      ['DISK_GB', 500, 400, 1],
-      ['NUMA_SOCKET', 2, 1, 1],
-      ['NUMA_CORE', 8, 4, 1],
-      ['NUMA_THREAD', 16, 8, 1],
-      ['NUMA_MEMORY_MB', 65536, 32768, 1],
-    ]);
-    // NULL uuids: generated, written back to the source, and the provider carries them.
-    for (const id of [ids.shared, ids.pci]) {
-      const written = await uuidOf(db, t.table, id);
-      expect(written).toMatch(/^[0-9a-f-]{36}$/);
-      expect(byId.get(String(id))?.uuid).toBe(written);
-    }
-    expect(await inventoryOf(s, (await uuidOf(db, t.table, ids.shared))!)).toEqual([
-      ['VCPU', 16, 16, 16],
-      ['MEMORY_MB', 32768, 32768, 1.5],
-    ]);
-    expect(await inventoryOf(s, (await uuidOf(db, t.table, ids.pci))!)).toEqual([
-      ['VCPU', 8, 8, 4],
-      ['MEMORY_MB', 16384, 16384, 1],
-      ['DISK_GB', 100, 100, 1],
-      ['SRIOV_NET_VF', 255, 8, 1],
-      ['CUSTOM_SRIOV_NET_PF', 1, 1, 1],
-    ]);
-    expect(await uuidOf(db, t.table, ids.bad)).toBeNull();
-    expect(await s.providers.find(`${prefix}-bad`)).toBeNull();
-  });
-
-  it('changes nothing on a second run: same result, generations untouched', async () => {
-    const db = legacyOrSkip();
-    if (!db) {
-      return;
-    }
     const prefix = `b${randomUUID().slice(0, 6)}`;
     const t = await db.createTables();
     await seedNodes(db, t, prefix);
@@ -205,11 +208,8 @@ describe.each(sources)('import compute-nodes from $kind', ({ kind, open }) => {
     expect(await db.query(`SELECT id, uuid FROM ${t.table} ORDER BY id`)).toEqual(sourceBefore);
   });
 
-  it('writes nothing to berth or the source on a dry run', async () => {
+  itFor(kind)('writes nothing to berth or the source on a dry run', async () => {
     const db = legacyOrSkip();
-    if (!db) {
-      return;
-    }
     const prefix = `c${randomUUID().slice(0, 6)}`;
     const t = await db.createTables();
     const ids = await seedNodes(db, t, prefix);
@@ -226,11 +226,8 @@ describe.each(sources)('import compute-nodes from $kind', ({ kind, open }) => {
     expect(await uuidOf(db, t.table, ids.shared)).toBeNull();
   });
 
-  it('updates only what changed in the source, bumping that generation once', async () => {
+  itFor(kind)('updates only what changed in the source, bumping that generation once', async () => {
     const db = legacyOrSkip();
-    if (!db) {
-      return;
-    }
     const prefix = `d${randomUUID().slice(0, 6)}`;
     const t = await db.createTables();
     const ids = await seedNodes(db, t, prefix);
@@ -254,11 +251,8 @@ describe.each(sources)('import compute-nodes from $kind', ({ kind, open }) => {
     expect((await s.providers.get(uuid)).generation).toBe(before.generation + 1);
   });
 
-  it('fails only the node whose imported class is in use, leaving it whole', async () => {
+  itFor(kind)('fails only the node whose imported class is in use, leaving it whole', async () => {
     const db = legacyOrSkip();
-    if (!db) {
-      return;
-    }
     const prefix = `e${randomUUID().slice(0, 6)}`;
     const t = await db.createTables();
     const ids = await seedNodes(db, t, prefix);
@@ -281,25 +275,25 @@ describe.each(sources)('import compute-nodes from $kind', ({ kind, open }) => {
     expect((await inventoryOf(s, uuid))[0]).toEqual(['VCPU', 32, 32, 16]);
   });
 
-  it('leaves the source untouched with writeBack off, and a re-run adopts by name', async () => {
-    const db = legacyOrSkip();
-    if (!db) {
-      return;
-    }
-    const prefix = `f${randomUUID().slice(0, 6)}`;
-    const t = await db.createTables();
-    const ids = await seedNodes(db, t, prefix);
-    const opts = { ...OPTS(prefix), writeBack: false };
-    const first = await importFrom(db, t, opts);
-    const second = await importFrom(db, t, opts);
+  itFor(kind)(
+    'leaves the source untouched with writeBack off, and a re-run adopts by name',
+    async () => {
+      const db = legacyOrSkip();
+      const prefix = `f${randomUUID().slice(0, 6)}`;
+      const t = await db.createTables();
+      const ids = await seedNodes(db, t, prefix);
+      const opts = { ...OPTS(prefix), writeBack: false };
+      const first = await importFrom(db, t, opts);
+      const second = await importFrom(db, t, opts);
 
-    expect(await uuidOf(db, t.table, ids.shared)).toBeNull();
-    const created = first.nodes.find((n) => n.sourceId === String(ids.shared))!;
-    expect(created).toMatchObject({ action: 'created' });
-    expect(second.nodes.find((n) => n.sourceId === String(ids.shared))).toMatchObject({
-      action: 'unchanged',
-      uuid: created.uuid,
-      notes: expect.arrayContaining(['row has no uuid: adopting the provider of the same name']),
-    });
-  });
+      expect(await uuidOf(db, t.table, ids.shared)).toBeNull();
+      const created = first.nodes.find((n) => n.sourceId === String(ids.shared))!;
+      expect(created).toMatchObject({ action: 'created' });
+      expect(second.nodes.find((n) => n.sourceId === String(ids.shared))).toMatchObject({
+        action: 'unchanged',
+        uuid: created.uuid,
+        notes: expect.arrayContaining(['row has no uuid: adopting the provider of the same name']),
+      });
+    },
+  );
 });

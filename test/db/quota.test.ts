@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { normalizeInputsOrThrow } from '../../src/placement/allocation-write';
 import { ErrorCode } from '../../src/placement/errors';
 import { createServices, type Services } from '../../src/services';
-import { createTestDb, onEmbedded, type TestDb } from '../support/db';
+import { createTestDb, onEmbedded, realPostgresIt, type TestDb } from '../support/db';
 import { buildResourceProvider, claim } from '../support/factories';
 
 /** A claim in `projectId` (fresh per test, so tests never share usage). */
@@ -255,18 +255,12 @@ describe('quota', () => {
     ).rejects.toMatchObject({ code: ErrorCode.QUOTA_EXCEEDED });
   });
 
-  it.each([
+  realPostgresIt.each([
     { resource: 'VCPU', claimOf: () => ({ VCPU: 1 }) },
     { resource: 'INSTANCES', claimOf: () => ({ MEMORY_MB: 64 }) },
   ])(
     'never overshoots $resource with 32 concurrent claims for the last unit (real PostgreSQL)',
     async ({ resource, claimOf }) => {
-      if (onEmbedded()) {
-        process.stdout.write(
-          '[berth tests] skipped: 32 concurrent quota claims need real PostgreSQL (DATABASE_URL)\n',
-        );
-        return;
-      }
       const p = `p-${randomUUID()}`;
       // One provider per claim: only the quota lock can serialise these writers.
       const hosts = await Promise.all(
@@ -296,56 +290,53 @@ describe('quota', () => {
       );
     },
   );
-  it('runs claims of a project without limits in parallel, while setLimits waits for them (real PostgreSQL)', async () => {
-    if (onEmbedded()) {
-      process.stdout.write(
-        '[berth tests] skipped: parallel claims under an open transaction need real PostgreSQL\n',
-      );
-      return;
-    }
-    const p = `p-${randomUUID()}`;
-    const [a, b] = await Promise.all([
-      buildResourceProvider(s, { inventories: [{ resourceClass: 'VCPU', total: 8 }] }),
-      buildResourceProvider(s, { inventories: [{ resourceClass: 'VCPU', total: 8 }] }),
-    ]);
-    // The project and user rows exist (a first claim creates them; inserting them is not the point).
-    await s.allocations.set([claimIn(p, host.uuid, { VCPU: 1 })]);
-    let release!: () => void;
-    const gate = new Promise<void>((r) => {
-      release = r;
-    });
-    let entered!: () => void;
-    const inside = new Promise<void>((r) => {
-      entered = r;
-    });
-    const held = db.dataSource.transaction(async (em) => {
-      await s.allocations.setIn(
-        em,
-        normalizeInputsOrThrow([claimIn(p, a.uuid, { VCPU: 1 })]),
-        {},
-        () => undefined,
-      );
-      entered();
-      await gate;
-    });
-    await inside;
-    // With the first claim's transaction still open, a second claim of the project completes.
-    await s.allocations.set([claimIn(p, b.uuid, { VCPU: 1 })]);
-    // A limit cannot be set under the open claim: setLimits waits for it to commit.
-    let limited = false;
-    const limit = s.quota
-      .setLimits({ projectId: p, limits: [{ resource: 'VCPU', limit: 3 }] })
-      .then(() => {
-        limited = true;
+  realPostgresIt(
+    'runs claims of a project without limits in parallel, while setLimits waits for them (real PostgreSQL)',
+    async () => {
+      const p = `p-${randomUUID()}`;
+      const [a, b] = await Promise.all([
+        buildResourceProvider(s, { inventories: [{ resourceClass: 'VCPU', total: 8 }] }),
+        buildResourceProvider(s, { inventories: [{ resourceClass: 'VCPU', total: 8 }] }),
+      ]);
+      // The project and user rows exist (a first claim creates them; inserting them is not the point).
+      await s.allocations.set([claimIn(p, host.uuid, { VCPU: 1 })]);
+      let release!: () => void;
+      const gate = new Promise<void>((r) => {
+        release = r;
       });
-    await new Promise((r) => setTimeout(r, 300));
-    expect(limited).toBe(false);
-    release();
-    await held;
-    await limit;
-    expect(limited).toBe(true);
-    await expect(s.allocations.set([claimIn(p, b.uuid, { VCPU: 1 })])).rejects.toMatchObject({
-      code: ErrorCode.QUOTA_EXCEEDED,
-    });
-  });
+      let entered!: () => void;
+      const inside = new Promise<void>((r) => {
+        entered = r;
+      });
+      const held = db.dataSource.transaction(async (em) => {
+        await s.allocations.setIn(
+          em,
+          normalizeInputsOrThrow([claimIn(p, a.uuid, { VCPU: 1 })]),
+          {},
+          () => undefined,
+        );
+        entered();
+        await gate;
+      });
+      await inside;
+      // With the first claim's transaction still open, a second claim of the project completes.
+      await s.allocations.set([claimIn(p, b.uuid, { VCPU: 1 })]);
+      // A limit cannot be set under the open claim: setLimits waits for it to commit.
+      let limited = false;
+      const limit = s.quota
+        .setLimits({ projectId: p, limits: [{ resource: 'VCPU', limit: 3 }] })
+        .then(() => {
+          limited = true;
+        });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(limited).toBe(false);
+      release();
+      await held;
+      await limit;
+      expect(limited).toBe(true);
+      await expect(s.allocations.set([claimIn(p, b.uuid, { VCPU: 1 })])).rejects.toMatchObject({
+        code: ErrorCode.QUOTA_EXCEEDED,
+      });
+    },
+  );
 });

@@ -7,7 +7,7 @@ import { createLogger } from '../../src/logger';
 import { ChangeBus } from '../../src/placement/change-bus';
 import { createServices, type Services } from '../../src/services';
 import { createTestCache } from '../support/app';
-import { createTestDb, onEmbedded, type TestDb } from '../support/db';
+import { createTestDb, realPostgresIt, type TestDb } from '../support/db';
 import { buildResourceProvider } from '../support/factories';
 
 const vcpu = (n: number, extra: Record<string, number> = {}) => ({
@@ -195,34 +195,31 @@ describe('scheduling service', () => {
     await s.providers.delete(dst.uuid);
   });
 
-  it('lets exactly as many of 16 concurrent schedules land on a host as fit', async () => {
-    if (onEmbedded()) {
-      process.stdout.write(
-        '[berth tests] skipped: concurrent schedule contention needs real PostgreSQL\n',
+  realPostgresIt(
+    'lets exactly as many of 16 concurrent schedules land on a host as fit',
+    async () => {
+      const host = await buildResourceProvider(s, {
+        inventories: [{ resourceClass: 'VCPU', total: 5 }],
+      });
+      const other = await buildResourceProvider(s, {
+        inventories: [{ resourceClass: 'VCPU', total: 4 }],
+      });
+      const outs = await Promise.all(
+        Array.from({ length: 16 }, () => sched.service.schedule(request(1, 1))),
       );
-      return;
-    }
-    const host = await buildResourceProvider(s, {
-      inventories: [{ resourceClass: 'VCPU', total: 5 }],
-    });
-    const other = await buildResourceProvider(s, {
-      inventories: [{ resourceClass: 'VCPU', total: 4 }],
-    });
-    const outs = await Promise.all(
-      Array.from({ length: 16 }, () => sched.service.schedule(request(1, 1))),
-    );
-    const hosts = outs.map((o) => o.selections[0]!.hostUuid);
-    expect(hosts.filter((h) => h === host.uuid)).toHaveLength(5);
-    expect(hosts.filter((h) => h === other.uuid)).toHaveLength(4);
-    const failed = outs.filter((o) => o.selections[0]!.hostUuid === null);
-    expect(failed).toHaveLength(7);
-    for (const f of failed) {
-      expect(f.selections[0]!.reason).toMatch(/^No valid host/);
-    }
-    const used = await s.usages.byProviderIds([host.id, other.id]);
-    expect(used.get(host.id)).toEqual([{ resourceClass: 'VCPU', used: 5 }]);
-    expect(used.get(other.id)).toEqual([{ resourceClass: 'VCPU', used: 4 }]);
-  });
+      const hosts = outs.map((o) => o.selections[0]!.hostUuid);
+      expect(hosts.filter((h) => h === host.uuid)).toHaveLength(5);
+      expect(hosts.filter((h) => h === other.uuid)).toHaveLength(4);
+      const failed = outs.filter((o) => o.selections[0]!.hostUuid === null);
+      expect(failed).toHaveLength(7);
+      for (const f of failed) {
+        expect(f.selections[0]!.reason).toMatch(/^No valid host/);
+      }
+      const used = await s.usages.byProviderIds([host.id, other.id]);
+      expect(used.get(host.id)).toEqual([{ resourceClass: 'VCPU', used: 5 }]);
+      expect(used.get(other.id)).toEqual([{ resourceClass: 'VCPU', used: 4 }]);
+    },
+  );
 
   it('shares one evaluation between identical requests until something changes', async () => {
     const rp = await buildResourceProvider(s, {

@@ -1,12 +1,28 @@
 // Jest globalSetup for the integration project: uses DATABASE_URL when set (CI: real PostgreSQL),
 // else starts embedded PGlite in memory (fresh machine). Workers get the URL via the environment.
 import { startEmbeddedPg } from '../../src/db/embedded-pg';
+import { CHROMIUM, ensureConsoleBuilt } from '../support/console-build';
+import { probeMariadb } from '../support/mariadb-probe';
 
 declare global {
   var __berthEmbeddedStop: (() => Promise<void>) | undefined;
 }
 
 export default async function globalSetup(): Promise<void> {
+  // The browser tests (test/ui) share one build of the console, made here once.
+  if (CHROMIUM) {
+    ensureConsoleBuilt();
+  } else {
+    process.stdout.write(
+      '\n[berth tests] chromium not installed: the console browser tests are skipped (apt-get install chromium)\n',
+    );
+  }
+  // The legacy-import tests against MariaDB are skipped (visibly) when it does not answer.
+  const mariadb = await probeMariadb();
+  process.env.BERTH_TEST_MARIADB_PROBLEM = mariadb ?? '';
+  if (mariadb) {
+    process.stdout.write(`\n[berth tests] ${mariadb}: the MariaDB import tests are skipped\n`);
+  }
   if (process.env.DATABASE_URL) {
     process.env.BERTH_TEST_DATABASE_URL = process.env.DATABASE_URL;
     process.env.BERTH_TEST_EMBEDDED = '';

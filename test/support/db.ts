@@ -9,6 +9,12 @@ let counter = 0;
 /** True when tests run on embedded PGlite rather than a real PostgreSQL server. */
 export const onEmbedded = (): boolean => process.env.BERTH_TEST_EMBEDDED === '1';
 
+/**
+ * `it` for a test that needs real PostgreSQL (concurrency PGlite cannot give): on the embedded
+ * database it is `it.skip`, so the run reports it as skipped, never as passed.
+ */
+export const realPostgresIt: typeof it = onEmbedded() ? it.skip : it;
+
 /** The URL globalSetup chose. */
 export function testDatabaseUrl(): string {
   const url = process.env.BERTH_TEST_DATABASE_URL;

@@ -15,7 +15,7 @@ function files(dir: string): string[] {
       const p = path.join(d, name);
       if (statSync(p).isDirectory()) {
         walk(p);
-      } else if (p.endsWith('.ts') && !p.endsWith('.test.ts')) {
+      } else if (/\.tsx?$/.test(p) && !/\.test\.tsx?$/.test(p) && !p.endsWith('.d.ts')) {
         out.push(p);
       }
     }
@@ -45,6 +45,21 @@ const rules: { from: string; forbid: RegExp; why: string }[] = [
     why: 'domain code never imports GraphQL, HTTP, schema/ or filters/',
   },
   {
+    from: 'src/placement',
+    forbid: /^src\/(?!placement\/|db\/).*$/,
+    why: 'the domain imports nothing above it: only itself and src/db',
+  },
+  {
+    from: 'src/db',
+    forbid: /^src\/(?!db\/|logger$|config$).*$/,
+    why: 'the database layer imports only itself, the logger and configuration',
+  },
+  {
+    from: 'console',
+    forbid: /^(src|schema|filters|migrations)(\/.*)?$/,
+    why: 'the console talks to berth only over GraphQL',
+  },
+  {
     from: 'src/scheduler',
     forbid: /^filters(\/.*)?$/,
     why: 'the plugin runtime never imports plugins',
@@ -52,8 +67,8 @@ const rules: { from: string; forbid: RegExp; why: string }[] = [
   {
     from: 'filters',
     forbid:
-      /^(typeorm|pg|ioredis|graphql|@pothos\/.*|src\/(?!scheduler\/(plugin-api|helpers|capacity-plugins)$).*)$/,
-    why: 'plugins import only src/scheduler/plugin-api, helpers and capacity-plugins',
+      /^(typeorm|pg|ioredis|graphql|@pothos\/.*|src\/(?!scheduler\/(plugin-api|helpers)$).*)$/,
+    why: 'plugins import only src/scheduler/plugin-api and helpers',
   },
   {
     from: 'migrations',
@@ -71,6 +86,24 @@ describe('dependency rules', () => {
         if (forbid.test(target)) {
           bad.push(`${path.relative(root, file)} imports ${spec}`);
         }
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('writes SQL only in src/placement and src/db (and the readers of legacy source databases)', () => {
+    const bad: string[] = [];
+    for (const file of files('src')) {
+      const rel = path.relative(root, file);
+      if (/^src\/(placement|db)\//.test(rel) || /^src\/import\/source-/.test(rel)) {
+        continue;
+      }
+      if (
+        /\.query\(\s*[`'"]|\b(SELECT|INSERT INTO|UPDATE \w+ SET|DELETE FROM)\b/.test(
+          readFileSync(file, 'utf8'),
+        )
+      ) {
+        bad.push(rel);
       }
     }
     expect(bad).toEqual([]);

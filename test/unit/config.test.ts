@@ -36,6 +36,15 @@ describe('loadConfig', () => {
     },
   );
 
+  it.each(['{"__proto__":{"multiplier":2}}', '{"RAMWeigher":{"__proto__":{}}}'])(
+    'refuses a "__proto__" key in BERTH_SCHEDULER_CONFIG=%s instead of dropping it',
+    (v) => {
+      expect(() => loadConfig({ BERTH_SCHEDULER_CONFIG: v })).toThrow(
+        'invalid BERTH_SCHEDULER_CONFIG: "__proto__" is not a plugin or key name',
+      );
+    },
+  );
+
   it('never echoes a configuration file’s contents in its error', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'berth-cfg-')), 'secret');
     writeFileSync(file, 'root:$6$SECRETHASH:19000:0:99999:7:::\n');

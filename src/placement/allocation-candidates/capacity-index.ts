@@ -1,7 +1,13 @@
 // In-memory capacity index over the whole provider forest, kept current by small mutators
 // (upstream: the tables research_context.py queries; this is berth's replacement for those SQL reads).
 
-import type { AggregateRow, IndexRows, InventoryRow, ProviderRow, TraitRow } from './index-rows';
+import type {
+  AggregateRow,
+  IndexInventoryRow,
+  IndexRows,
+  IndexTraitRow,
+  ProviderRow,
+} from './index-rows';
 import { InternTable } from './intern-table';
 import { growInt32, InventoryTable } from './inventory-table';
 import { ProviderForest } from './provider-forest';
@@ -11,7 +17,7 @@ import { type AnchorSource, SharingAnchors } from './sharing-anchors';
 export const SHARING_TRAIT = 'MISC_SHARES_VIA_AGGREGATE';
 
 /** Inventory fields without the provider id, as accepted by {@link CapacityIndex.replaceInventories}. */
-export type InventoryInput = Omit<InventoryRow, 'providerId'>;
+export type InventoryInput = Omit<IndexInventoryRow, 'providerId'>;
 
 const NO_INTS = new Int32Array(0);
 
@@ -82,7 +88,7 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
     for (const [id, list] of groupBy(rows.traits)) {
       index.setTraits(
         id,
-        list.map((t: TraitRow) => t.trait),
+        list.map((t: IndexTraitRow) => t.trait),
       );
     }
     for (const [id, list] of groupBy(rows.aggregates)) {

@@ -1,5 +1,6 @@
 // Row shapes the database loader hands to the candidate index (upstream: the columns that
 // research_context.py reads from resource_providers, inventories, allocations, traits, aggregates).
+import type { InventoryLimits } from '../types';
 
 /** One resource provider. `rootId` equals `id` for a root; the index derives roots from parents. */
 export interface ProviderRow {
@@ -11,19 +12,12 @@ export interface ProviderRow {
   readonly rootId: number;
 }
 /** One inventory with its current usage (`used` = SUM(allocations.used) for provider and class). */
-export interface InventoryRow {
+export interface IndexInventoryRow extends InventoryLimits {
   readonly providerId: number;
-  readonly resourceClass: string;
-  readonly total: number;
-  readonly reserved: number;
-  readonly minUnit: number;
-  readonly maxUnit: number;
-  readonly stepSize: number;
-  readonly allocationRatio: number;
   readonly used: number;
 }
 /** One provider-trait association. */
-export interface TraitRow {
+export interface IndexTraitRow {
   readonly providerId: number;
   readonly trait: string;
 }
@@ -39,8 +33,8 @@ export interface AggregateRow {
  */
 export interface IndexRows {
   readonly providers: readonly ProviderRow[];
-  readonly inventories: readonly InventoryRow[];
-  readonly traits: readonly TraitRow[];
+  readonly inventories: readonly IndexInventoryRow[];
+  readonly traits: readonly IndexTraitRow[];
   readonly aggregates: readonly AggregateRow[];
   /** All defined resource class names (standard + CUSTOM_*), optional. */
   readonly resourceClassNames?: readonly string[];

@@ -1,5 +1,6 @@
 // Column store of inventories and their usage, the data behind every capacity check
 // (upstream: research_context.py _capacity_check_clause and get_usages_by_provider_trees).
+import type { InventoryAmounts } from '../types';
 
 /** Grows a typed array to at least `min` elements, keeping its contents. */
 export function growFloat64(
@@ -32,13 +33,7 @@ export function growInt32(
 }
 
 /** Numeric fields of one inventory, as accepted by {@link InventoryTable.put}. */
-export interface InventoryValues {
-  readonly total: number;
-  readonly reserved: number;
-  readonly minUnit: number;
-  readonly maxUnit: number;
-  readonly stepSize: number;
-  readonly allocationRatio: number;
+export interface InventoryValues extends InventoryAmounts {
   readonly used: number;
 }
 

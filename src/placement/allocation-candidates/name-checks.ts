@@ -2,7 +2,7 @@
 // (upstream: research_context.py RequestWideSearchContext / RequestGroupSearchContext __init__,
 // which raise TraitNotFound / ResourceClassNotFound or short-circuit with ResourceProviderNotFound
 // group by group, and handlers/allocation_candidate.py which turns them into 400s).
-import { BadRequestError } from '../errors';
+import { BadRequestError, ErrorCode } from '../errors';
 import { CandidateStream } from './candidate-stream';
 import type { CapacityIndex } from './capacity-index';
 import type { CandidateRequest, RequestGroup } from './request';
@@ -14,7 +14,7 @@ function unknownTrait(index: CapacityIndex, names: readonly string[]): string | 
 }
 
 function traitError(name: string): BadRequestError {
-  return new BadRequestError(`No such trait(s): ${name}.`);
+  return new BadRequestError(`No such trait(s): ${name}.`, ErrorCode.TRAIT_NOT_FOUND);
 }
 
 function hasNameError(index: CapacityIndex, req: CandidateRequest): boolean {
@@ -86,6 +86,7 @@ export function checkNamesOrEmpty(index: CapacityIndex, req: CandidateRequest): 
     if (badClass !== undefined) {
       throw new BadRequestError(
         `Invalid resource class in resources parameter: No such resource class ${badClass}.`,
+        ErrorCode.RESOURCE_CLASS_NOT_FOUND,
       );
     }
     const cg = compileGroup(index, g);

@@ -14,10 +14,14 @@ function checkAmounts(group: RequestGroup): void {
     if (!Number.isInteger(amount)) {
       throw new BadRequestError(
         `Requested resource ${rc} expected positive integer amount. Got: ${amount}.`,
+        ErrorCode.CANDIDATES_INVALID,
       );
     }
     if (amount < 1) {
-      throw new BadRequestError(`Requested resource ${rc} requires amount >= 1. Got: ${amount}.`);
+      throw new BadRequestError(
+        `Requested resource ${rc} requires amount >= 1. Got: ${amount}.`,
+        ErrorCode.CANDIDATES_INVALID,
+      );
     }
   }
 }
@@ -41,7 +45,7 @@ function checkSameSubtree(req: CandidateRequest, groups: readonly RequestGroup[]
   if (resourceless.length === groups.length) {
     throw new BadRequestError(
       'There must be at least one resources or resources[$S] parameter.',
-      ErrorCode.QUERYPARAM_MISSING_VALUE,
+      ErrorCode.CANDIDATES_NO_RESOURCES,
     );
   }
   const named = new Set(subtree.flat());
@@ -76,6 +80,7 @@ function checkTraitConflicts(groups: readonly RequestGroup[]): void {
   if (conflicts.length > 0) {
     throw new BadRequestError(
       `Conflicting required and forbidden traits found in the following traits keys: ${conflicts.sort().join(', ')}`,
+      ErrorCode.CANDIDATES_INVALID,
     );
   }
 }
@@ -88,7 +93,10 @@ export function validateCandidateRequest(req: CandidateRequest): void {
   const seen = new Set<string>();
   for (const g of req.groups) {
     if (seen.has(g.suffix)) {
-      throw new BadRequestError(`Duplicate request group suffix '${g.suffix}'.`);
+      throw new BadRequestError(
+        `Duplicate request group suffix '${g.suffix}'.`,
+        ErrorCode.CANDIDATES_INVALID,
+      );
     }
     seen.add(g.suffix);
   }
@@ -113,6 +121,7 @@ export function validateCandidateRequest(req: CandidateRequest): void {
   if (!req.groupPolicy && req.groups.filter((g) => g.suffix !== '').length > 1) {
     throw new BadRequestError(
       'The "group_policy" parameter is required when specifying more than one "resources{N}" parameter.',
+      ErrorCode.CANDIDATES_INVALID,
     );
   }
 }

@@ -1,12 +1,18 @@
 // Unit tests for src/scheduler/amend.ts and the pipeline's pre-candidate phase (Nova request filters).
-import { amendmentProblem, applyAmendment } from '../../../src/scheduler/amend';
+
 import { buildRequestSpec, emptyRequestGroup } from '../../../src/scheduler/helpers';
-import { createPipeline } from '../../../src/scheduler/pipeline';
 import type {
+  AmendPlugin,
   FailurePolicy,
-  FilterPlugin,
   RequestAmendment,
 } from '../../../src/scheduler/plugin-api';
+import {
+  amendmentProblem,
+  applyAmendment,
+  readAmendment,
+} from '../../../src/scheduler/runtime/amend';
+import { createPipeline } from '../../../src/scheduler/runtime/pipeline';
+import { runPipeline } from '../../support/plugin';
 
 const ctx = { aggregates: [] };
 
@@ -14,7 +20,7 @@ function amender(
   name: string,
   amendment: RequestAmendment | null,
   onError: FailurePolicy = 'closed',
-): FilterPlugin {
+): AmendPlugin {
   return { name, kind: 'filter', onError, amendRequest: () => amendment };
 }
 
@@ -84,10 +90,38 @@ describe('amendmentProblem', () => {
   });
 });
 
+describe('readAmendment', () => {
+  it('copies only the known fields into a plain object the plugin can no longer change', () => {
+    const memberOf = [['a']];
+    const read = readAmendment({ memberOf, note: 'n', extra: 1n });
+    expect(read).toEqual({ amendment: { memberOf: [['a']], note: 'n' } });
+    memberOf[0]!.push('b');
+    expect(read).toEqual({ amendment: { memberOf: [['a']], note: 'n' } });
+  });
+
+  it('reports a getter that throws as a problem instead of throwing', () => {
+    const hostile = {
+      get memberOf(): never {
+        throw new Error('boom');
+      },
+    };
+    expect(readAmendment(hostile)).toEqual({ problem: 'amendment cannot be read: boom' });
+  });
+
+  it('refuses a list longer than it will copy', () => {
+    const huge = new Proxy([] as string[], {
+      get: (t, k) => (k === 'length' ? 1e9 : Reflect.get(t, k)),
+    });
+    expect(readAmendment({ forbiddenAggregates: huge })).toEqual({
+      problem: 'forbiddenAggregates must be a list of non-empty strings',
+    });
+  });
+});
+
 describe('pipeline.amend', () => {
   it('runs hooks in filter order, each seeing the request amended so far', async () => {
     const seen: number[] = [];
-    const counting: FilterPlugin = {
+    const counting: AmendPlugin = {
       name: 'Counting',
       kind: 'filter',
       onError: 'closed',
@@ -139,7 +173,7 @@ describe('pipeline.amend', () => {
       unsatisfiable: { plugin: 'Broken', reason: 'failed closed: no catalog' },
     },
   ])('isolates a throwing hook that fails $policy', async ({ policy, unsatisfiable }) => {
-    const broken: FilterPlugin = {
+    const broken: AmendPlugin = {
       name: 'Broken',
       kind: 'filter',
       onError: policy,
@@ -169,7 +203,7 @@ describe('pipeline.amend', () => {
       kind: 'filter',
       onError: 'open',
       amendRequest: () => ({ memberOf: 'a' }),
-    } as unknown as FilterPlugin;
+    } as unknown as AmendPlugin;
     const result = await createPipeline({ filters: [bad], weighers: [] }).amend(
       buildRequestSpec(),
       ctx,
@@ -181,7 +215,7 @@ describe('pipeline.amend', () => {
   });
 
   it('carries amendment steps and failures into the run explanation', async () => {
-    const broken: FilterPlugin = {
+    const broken: AmendPlugin = {
       name: 'Broken',
       kind: 'filter',
       onError: 'open',
@@ -191,8 +225,7 @@ describe('pipeline.amend', () => {
       filters: [broken, amender('Note', { note: 'did a thing', rootForbiddenTraits: ['T'] })],
       weighers: [],
     });
-    const amended = await pipeline.amend(buildRequestSpec(), ctx);
-    const { explanation } = await pipeline.run([], amended.spec, amended);
+    const { explanation } = await runPipeline(pipeline, [], buildRequestSpec());
     expect(explanation.amendments).toHaveLength(2);
     expect(explanation.failures.map((f) => f.plugin)).toEqual(['Broken']);
   });

@@ -1,7 +1,12 @@
-// Sharing of evaluations between identical requests: by key and stamp, bounded in age, joined
+// Sharing of evaluations between identical requests: by key and state version, bounded in age, joined
 // while running, never keeping a failure; the key ignores the order of extra specs and hints.
-import { EvaluationMemo, evaluationKey } from '../../../src/scheduler/evaluation-memo';
+
 import type { RequestSpec } from '../../../src/scheduler/plugin-api';
+import { EvaluationMemo, evaluationKey } from '../../../src/scheduler/state/evaluation-memo';
+import type { StateVersion } from '../../../src/scheduler/state/state-version';
+
+/** A state version; `aggregates` defaults to 0. */
+const v = (index: number, aggregates = 0): StateVersion => ({ index, aggregates });
 
 const spec = (o: Partial<RequestSpec> = {}): RequestSpec => ({
   candidateRequest: {
@@ -40,16 +45,17 @@ describe('EvaluationMemo', () => {
   });
 
   it.each([
-    ['same key and stamp, young enough', 'k', 's1', 500, 1, 1],
-    ['a new stamp (the index or the aggregates changed)', 'k', 's2', 0, 2, 0],
-    ['another request', 'other', 's1', 0, 2, 0],
-    ['older than maxAgeMs', 'k', 's1', 1001, 2, 0],
-  ])('second lookup with %s', async (_case, key, stamp, later, calls, shared) => {
+    ['same key and state, young enough', 'k', v(1), 500, 1, 1],
+    ['a new index revision', 'k', v(2), 0, 2, 0],
+    ['new aggregate metadata', 'k', v(1, 1), 0, 2, 0],
+    ['another request', 'other', v(1), 0, 2, 0],
+    ['older than maxAgeMs', 'k', v(1), 1001, 2, 0],
+  ])('second lookup with %s', async (_case, key, version, later, calls, shared) => {
     const memo = new EvaluationMemo<number>(1000, () => clock);
     const c = counted();
-    expect(await memo.get('k', 's1', c.compute)).toBe(1);
+    expect(await memo.get('k', v(1), c.compute)).toBe(1);
     clock += later;
-    expect(await memo.get(key, stamp, c.compute)).toBe(calls);
+    expect(await memo.get(key, version, c.compute)).toBe(calls);
     expect(c.calls).toBe(calls);
     expect(memo.stats).toEqual({ computed: calls, shared });
   });
@@ -64,8 +70,8 @@ describe('EvaluationMemo', () => {
         release = r;
       });
     };
-    const a = memo.get('k', 's', compute);
-    const b = memo.get('k', 's', compute);
+    const a = memo.get('k', v(0), compute);
+    const b = memo.get('k', v(0), compute);
     release(7);
     expect(await Promise.all([a, b])).toEqual([7, 7]);
     expect(calls).toBe(1);
@@ -73,18 +79,18 @@ describe('EvaluationMemo', () => {
 
   it('does not keep a failed evaluation', async () => {
     const memo = new EvaluationMemo<number>(1000, () => clock);
-    await expect(memo.get('k', 's', () => Promise.reject(new Error('db down')))).rejects.toThrow(
+    await expect(memo.get('k', v(0), () => Promise.reject(new Error('db down')))).rejects.toThrow(
       'db down',
     );
-    expect(await memo.get('k', 's', () => Promise.resolve(3))).toBe(3);
+    expect(await memo.get('k', v(0), () => Promise.resolve(3))).toBe(3);
     expect(memo.stats).toEqual({ computed: 2, shared: 0 });
   });
 
   it('never shares with maxAgeMs 0', async () => {
     const memo = new EvaluationMemo<number>(0, () => clock);
     const c = counted();
-    await memo.get('k', 's', c.compute);
-    await memo.get('k', 's', c.compute);
+    await memo.get('k', v(0), c.compute);
+    await memo.get('k', v(0), c.compute);
     expect(c.calls).toBe(2);
   });
 });

@@ -3,7 +3,7 @@
 // a new child), and dropped wholesale when the aggregate metadata list or the index is replaced.
 import { CapacityIndex } from '../../../src/placement/allocation-candidates/capacity-index';
 import type { AggregateWithMetadata } from '../../../src/placement/host-rows';
-import { HostViewCache } from '../../../src/scheduler/host-view-cache';
+import { HostViewCache } from '../../../src/scheduler/state/host-view-cache';
 
 const AGG = '00000000-0000-0000-0000-00000000a001';
 const uuid = (n: number) => `00000000-0000-0000-0000-${String(n).padStart(12, '0')}`;

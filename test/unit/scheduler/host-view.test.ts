@@ -1,5 +1,5 @@
 // Unit tests for src/scheduler/host-view.ts: grouping batched rows into one HostView per tree.
-import { buildHostViews, type HostRows } from '../../../src/scheduler/host-view';
+import { buildHostViews, type HostRows } from '../../../src/scheduler/state/host-view';
 
 const inventory = (providerUuid: string, resourceClass: string, total: number) => ({
   providerUuid,

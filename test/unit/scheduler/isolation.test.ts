@@ -1,5 +1,5 @@
 // Unit tests for src/scheduler/isolation.ts: budgets, sync and async guarded calls.
-import { Budget, guard, isPromiseLike } from '../../../src/scheduler/isolation';
+import { Budget, guard, isPromiseLike } from '../../../src/scheduler/runtime/isolation';
 
 describe('guard', () => {
   it('returns synchronously for a synchronous call and charges its time', () => {

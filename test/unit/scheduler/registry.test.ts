@@ -1,4 +1,5 @@
 // Unit tests for src/scheduler/registry.ts: registration, start-up errors, operator plugin directories.
+
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +15,8 @@ import {
   parsePluginDirs,
   type SchedulerConfig,
   SchedulerConfigError,
-} from '../../../src/scheduler/registry';
+} from '../../../src/scheduler/runtime/registry';
+import { runPipeline } from '../../support/plugin';
 
 const passAll: PluginModule = {
   NAME: 'PassAll',
@@ -93,7 +95,26 @@ describe('instantiatePlugins', () => {
     {
       name: 'configuration for an unknown plugin',
       config: { enabledFilters: [], enabledWeighers: [], plugins: { RamFiltre: {} } },
-      message: 'plugins: configuration given for unknown scheduler plugin "RamFiltre"',
+      message:
+        'plugins: configuration given for unknown scheduler plugin "RamFiltre"; known plugins: AggregateInstanceExtraSpecsFilter, AggregateInstanceTypeFilter, CPUWeigher, ComputeFilter, DiskFilter, DiskWeigher, PassAll, RAMWeigher, RamFilter, ReservationFilter',
+    },
+    {
+      name: 'a misspelt configuration key of a plugin that declares its keys',
+      config: {
+        enabledFilters: [],
+        enabledWeighers: ['RAMWeigher'],
+        plugins: { RAMWeigher: { multipler: 2 } },
+      },
+      message: 'plugins.RAMWeigher: unknown configuration key "multipler"; known keys: multiplier',
+    },
+    {
+      name: 'any configuration key for a plugin that takes none',
+      config: {
+        enabledFilters: ['RamFilter'],
+        enabledWeighers: [],
+        plugins: { RamFilter: { x: 1 } },
+      },
+      message: 'plugins.RamFilter: unknown configuration key "x"; it takes none',
     },
     {
       name: 'a factory rejecting its configuration',
@@ -127,7 +148,11 @@ describe('instantiatePlugins', () => {
       { enabledFilters: ['PassAll'], enabledWeighers: [] },
       { logger },
     );
-    await pipeline.run([buildHostView({ providers: [{ uuid: 'h1' }] })], buildRequestSpec());
+    await runPipeline(
+      pipeline,
+      [buildHostView({ providers: [{ uuid: 'h1' }] })],
+      buildRequestSpec(),
+    );
     expect(lines).toEqual([[{ plugin: 'PassAll', extra: 1 }, 'looked']]);
   });
 

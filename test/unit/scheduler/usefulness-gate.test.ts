@@ -1,5 +1,5 @@
 // When a cache layer stops paying off it is bypassed but still probed; a probe that hits reopens it.
-import { UsefulnessGate } from '../../../src/scheduler/usefulness-gate';
+import { UsefulnessGate } from '../../../src/scheduler/state/usefulness-gate';
 
 const gate = () => new UsefulnessGate({ window: 8, minHitRate: 1 / 4, probeEvery: 4 });
 

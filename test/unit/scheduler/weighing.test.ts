@@ -1,10 +1,12 @@
 // Unit tests for src/scheduler/weighing.ts through the pipeline: normalisation maths, multipliers and
 // their aggregate override, random tie-break and host_subset_size (after nova/tests/unit/scheduler/test_weights.py).
+
 import * as ramWeigher from '../../../filters/ram-weigher/index';
 import { buildHostView, buildRequestSpec } from '../../../src/scheduler/helpers';
-import { createPipeline } from '../../../src/scheduler/pipeline';
 import type { HostView, WeigherPlugin } from '../../../src/scheduler/plugin-api';
-import { rankHosts } from '../../../src/scheduler/weighing';
+import { createPipeline } from '../../../src/scheduler/runtime/pipeline';
+import { rankHosts } from '../../../src/scheduler/runtime/weighing';
+import { runPipeline } from '../../support/plugin';
 
 const spec = buildRequestSpec();
 
@@ -43,7 +45,7 @@ describe('weighing', () => {
         fixed('Pack', { h1: 3, h2: 1, h3: 2 }, -2), // -> 1, 0, 0.5 ; x -2 -> -2, 0, -1
       ],
     });
-    const result = await pipeline.run(hostsWith(), spec);
+    const result = await runPipeline(pipeline, hostsWith(), spec);
     expect(result.hosts.map((r) => [r.host.uuid, r.weight])).toEqual([
       ['h2', 0.5],
       ['h3', 0],
@@ -61,7 +63,7 @@ describe('weighing', () => {
       filters: [],
       weighers: [fixed('Bounded', { h1: 0, h2: 25, h3: 50 }, 1, { minval: 0, maxval: 100 })],
     });
-    const result = await pipeline.run(hostsWith(), spec);
+    const result = await runPipeline(pipeline, hostsWith(), spec);
     expect(result.hosts.map((r) => r.weight)).toEqual([0.5, 0.25, 0]);
   });
 
@@ -84,7 +86,7 @@ describe('weighing', () => {
       filters: [],
       weighers: [fixed('W', { h1: 10, h2: 0, h3: 10 }, 2, { multiplierMetadataKey: 'w_mult' })],
     });
-    const result = await pipeline.run(hosts, spec);
+    const result = await runPipeline(pipeline, hosts, spec);
     expect(result.hosts.map((r) => [r.host.uuid, r.weight, r.components[0]!.multiplier])).toEqual([
       ['h3', 2, 2],
       ['h2', 0, 2],
@@ -103,7 +105,11 @@ describe('weighing', () => {
       { multiplier },
       { name: ramWeigher.NAME, config: { multiplier }, log: () => {} },
     ) as WeigherPlugin<unknown>;
-    const result = await createPipeline({ filters: [], weighers: [weigher] }).run(hosts, spec);
+    const result = await runPipeline(
+      createPipeline({ filters: [], weighers: [weigher] }),
+      hosts,
+      spec,
+    );
     expect(result.hosts.map((r) => r.host.uuid)).toEqual(want);
   });
 
@@ -117,10 +123,14 @@ describe('weighing', () => {
       },
     };
     const nan = fixed('NaN', { h1: Number.NaN, h2: 1, h3: 2 });
-    const result = await createPipeline({
-      filters: [],
-      weighers: [throwing, nan, fixed('Good', { h1: 3, h2: 2, h3: 1 })],
-    }).run(hostsWith(), spec);
+    const result = await runPipeline(
+      createPipeline({
+        filters: [],
+        weighers: [throwing, nan, fixed('Good', { h1: 3, h2: 2, h3: 1 })],
+      }),
+      hostsWith(),
+      spec,
+    );
     expect(result.hosts.map((r) => r.host.uuid)).toEqual(['h1', 'h2', 'h3']);
     expect(result.hosts[0]!.components.map((c) => c.weigher)).toEqual(['Good']);
     expect(result.explanation.failures.map((f) => [f.plugin, f.cause, f.policy])).toEqual([

@@ -1,5 +1,6 @@
 // Keeps docs/writing-a-filter.md honest: its code blocks are the example files, the example's own table
 // test passes, and the compiled example loads from a plugin directory and filters through the pipeline.
+
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -10,7 +11,8 @@ import {
   createRegistry,
   listPlugins,
   loadPluginDirs,
-} from '../../../src/scheduler/registry';
+} from '../../../src/scheduler/runtime/registry';
+import { runPipeline } from '../../support/plugin';
 // Runs the example's table test as part of this suite (docs/ is not a jest root).
 import '../../../docs/examples/aggregate-multi-tenancy-isolation-filter/aggregate-multi-tenancy-isolation.test';
 
@@ -82,7 +84,8 @@ describe('the compiled example as an operator plugin', () => {
       }),
     ];
     const pipeline = buildPipeline(registry, config);
-    const other = await pipeline.run(
+    const other = await runPipeline(
+      pipeline,
       hosts,
       buildRequestSpec({ projectId: 'globex', resources: { MEMORY_MB: 512 } }),
     );
@@ -90,7 +93,8 @@ describe('the compiled example as an operator plugin', () => {
     expect(other.explanation.filters[0]!.rejections[0]!.reason).toBe(
       'host is reserved for other projects: globex not in acme',
     );
-    const acme = await pipeline.run(
+    const acme = await runPipeline(
+      pipeline,
       hosts,
       buildRequestSpec({ projectId: 'acme', resources: { MEMORY_MB: 512 } }),
     );

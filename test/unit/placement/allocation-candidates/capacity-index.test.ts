@@ -4,8 +4,8 @@ import fc from 'fast-check';
 import { CapacityIndex } from '../../../../src/placement/allocation-candidates/capacity-index';
 import { findAllocationCandidates } from '../../../../src/placement/allocation-candidates/find-allocation-candidates';
 import type {
+  IndexInventoryRow,
   IndexRows,
-  InventoryRow,
   ProviderRow,
 } from '../../../../src/placement/allocation-candidates/index-rows';
 import { canonical, UNBOUNDED } from './helpers';
@@ -19,7 +19,7 @@ const prov = (id: number, parentId: number | null, rootId = id): ProviderRow => 
   parentId,
   rootId,
 });
-const vcpu = (providerId: number, total: number, used = 0): InventoryRow => ({
+const vcpu = (providerId: number, total: number, used = 0): IndexInventoryRow => ({
   providerId,
   resourceClass: 'VCPU',
   total,
@@ -30,7 +30,7 @@ const vcpu = (providerId: number, total: number, used = 0): InventoryRow => ({
   allocationRatio: 1.5,
   used,
 });
-const rows = (providers: ProviderRow[], inventories: InventoryRow[] = []): IndexRows => ({
+const rows = (providers: ProviderRow[], inventories: IndexInventoryRow[] = []): IndexRows => ({
   providers,
   inventories,
   traits: [],

@@ -2,7 +2,7 @@
 // Placement reports an unknown name or answers empty instead (upstream: lib.py,
 // handlers/allocation_candidate.py, research_context.py).
 import { CapacityIndex } from '../../../../src/placement/allocation-candidates/capacity-index';
-import { BadRequestError, ErrorCode } from '../../../../src/placement/errors';
+import { BadRequestError, ErrorCode, restCode } from '../../../../src/placement/errors';
 import { loadFixture } from './fixture-builder';
 import { GRANULAR } from './gabbit-fixtures';
 import { get } from './helpers';
@@ -74,10 +74,10 @@ describe('request validation', () => {
       'No such trait(s): CUSTOM_NOPE.',
       ErrorCode.DEFAULT,
     ],
-  ])('%s -> %s', (qs, message, code) => {
+  ])('%s -> %s (REST code %s, as Placement sends)', (qs, message, code) => {
     const e = errorOf(qs);
     expect(e.message).toBe(message);
-    expect(e.code).toBe(code);
+    expect(restCode(e.code)).toBe(code);
     expect(e.status).toBe(400);
   });
 

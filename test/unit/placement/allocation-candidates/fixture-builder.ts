@@ -2,8 +2,8 @@
 // deterministic ids and uuids (upstream: placement/tests/functional/fixtures/gabbits.py helpers).
 import { CapacityIndex } from '../../../../src/placement/allocation-candidates/capacity-index';
 import type {
+  IndexInventoryRow,
   IndexRows,
-  InventoryRow,
 } from '../../../../src/placement/allocation-candidates/index-rows';
 
 /** total, reserved, min_unit, max_unit, step_size, allocation_ratio. */
@@ -82,7 +82,7 @@ export function loadFixture(spec: FixtureSpec): Fixture {
   for (const [name, rc, amount] of spec.usage) {
     used.set(`${name}/${rc}`, (used.get(`${name}/${rc}`) ?? 0) + amount);
   }
-  const inventories: InventoryRow[] = [];
+  const inventories: IndexInventoryRow[] = [];
   const providers = spec.providers.map(([name, envKey, parent, aggs, , inv]) => {
     const id = idByName.get(name)!;
     env[envKey] = fakeUuid('rp', name);

@@ -2,8 +2,8 @@
 // aggregates, sharing providers, identical siblings) and of valid 1.39 requests over them.
 import fc from 'fast-check';
 import type {
+  IndexInventoryRow,
   IndexRows,
-  InventoryRow,
 } from '../../../../src/placement/allocation-candidates/index-rows';
 import type {
   CandidateRequest,
@@ -43,7 +43,7 @@ const nodeArb = fc.record({
 
 interface NodeSpec {
   parent: number | null;
-  inv: Readonly<Record<string, Omit<InventoryRow, 'providerId' | 'resourceClass'> | null>>;
+  inv: Readonly<Record<string, Omit<IndexInventoryRow, 'providerId' | 'resourceClass'> | null>>;
   traits: string[];
   aggs: string[];
   sharing: boolean;
@@ -65,7 +65,7 @@ export const worldArb: fc.Arbitrary<IndexRows> = fc
       const aggs = parent === null || n.childAggs ? n.aggs : [];
       specs.push({ parent, inv: n.inv, traits: n.traits, aggs, sharing: n.sharing });
     });
-    const inventories: InventoryRow[] = [];
+    const inventories: IndexInventoryRow[] = [];
     const providers = specs.map((s, i) => {
       for (const rc of RCS) {
         const inv = s.inv[rc];

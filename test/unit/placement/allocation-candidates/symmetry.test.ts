@@ -4,7 +4,7 @@
 import { CapacityIndex } from '../../../../src/placement/allocation-candidates/capacity-index';
 import { findAllocationCandidates } from '../../../../src/placement/allocation-candidates/find-allocation-candidates';
 import type {
-  InventoryRow,
+  IndexInventoryRow,
   ProviderRow,
 } from '../../../../src/placement/allocation-candidates/index-rows';
 import type { CandidateRequest } from '../../../../src/placement/allocation-candidates/request';
@@ -12,7 +12,7 @@ import { canonical } from './helpers';
 
 function host(children: number, perChild: number, hosts = 1): CapacityIndex {
   const providers: ProviderRow[] = [];
-  const inventories: InventoryRow[] = [];
+  const inventories: IndexInventoryRow[] = [];
   let id = 0;
   for (let h = 0; h < hosts; h++) {
     const root = ++id;

@@ -1,9 +1,10 @@
 // Weighing and ranking of the hosts that passed the filters (upstream: nova/weights.py
 // BaseWeightHandler.get_weighed_objects and nova/scheduler/manager.py _get_sorted_hosts).
+
+import { normalise, resolveMultiplier } from '../helpers';
+import type { HostView, RequestSpec, WeigherPlugin } from '../plugin-api';
 import type { PluginFailure, RankedHost, WeighStep, WeightComponent } from './explanation';
-import { normalise, resolveMultiplier } from './helpers';
-import { Budget, guard, isPromiseLike, type Outcome } from './isolation';
-import type { HostView, RequestSpec, WeigherPlugin } from './plugin-api';
+import { Budget, errorMessage, guard, isPromiseLike, type Outcome } from './isolation';
 
 /** Runtime knobs shared with the pipeline. */
 export interface WeighingOptions {
@@ -56,7 +57,7 @@ async function rawWeights(
       };
     }
     if (typeof outcome.value !== 'number' || !Number.isFinite(outcome.value)) {
-      const message = `weight must be a finite number, got ${String(outcome.value)}`;
+      const message = `weight must be a finite number, got ${errorMessage(outcome.value)}`;
       return { failure: { phase: 'weigh', cause: 'invalid-result', message, host: host.uuid } };
     }
     raws.push(outcome.value);

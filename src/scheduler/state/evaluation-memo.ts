@@ -4,13 +4,15 @@
 // request still ranks the shared evaluation itself (its own random tie-breaks and host-subset
 // pick), and each claim is checked in PostgreSQL as always.
 //
-// An entry is keyed by the canonical request and stamped with the state it was computed from (the
-// capacity index revision, the aggregate metadata version); a new stamp means a new evaluation.
+// An entry is keyed by the canonical request and stamped with the StateVersion it was computed
+// from; a new version means a new evaluation.
 // Plugins may also read the clock (maintenance windows and the like), so an entry is shared for
 // at most `maxAgeMs`; 0 turns sharing off. Requests that arrive while an evaluation is running
 // join it instead of starting their own. A failed evaluation is not kept.
+
+import type { RequestSpec } from '../plugin-api';
 import { canonicalRequest } from './candidate-cache';
-import type { RequestSpec } from './plugin-api';
+import { type StateVersion, sameState } from './state-version';
 
 /** Counters (metrics, bench). */
 export interface EvaluationMemoStats {
@@ -21,7 +23,7 @@ export interface EvaluationMemoStats {
 }
 
 interface Entry<V> {
-  readonly stamp: string;
+  readonly version: StateVersion;
   readonly at: number;
   readonly value: Promise<V>;
 }
@@ -59,21 +61,21 @@ export class EvaluationMemo<V> {
     private readonly now: () => number = () => performance.now(),
   ) {}
 
-  /** The evaluation for `key` at `stamp`: shared when fresh, else `compute()`'s. */
-  get(key: string, stamp: string, compute: () => Promise<V>): Promise<V> {
+  /** The evaluation for `key` at `version`: shared when fresh, else `compute()`'s. */
+  get(key: string, version: StateVersion, compute: () => Promise<V>): Promise<V> {
     if (this.maxAgeMs <= 0) {
       this.stats.computed++;
       return compute();
     }
     const now = this.now();
     const hit = this.entries.get(key);
-    if (hit && hit.stamp === stamp && now - hit.at <= this.maxAgeMs) {
+    if (hit && sameState(hit.version, version) && now - hit.at <= this.maxAgeMs) {
       this.stats.shared++;
       return hit.value;
     }
     this.stats.computed++;
     const value = compute();
-    const entry: Entry<V> = { stamp, at: now, value };
+    const entry: Entry<V> = { version, at: now, value };
     this.entries.delete(key);
     this.entries.set(key, entry);
     if (this.entries.size > MAX_ENTRIES) {

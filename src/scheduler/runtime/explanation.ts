@@ -1,6 +1,6 @@
 // What a scheduling run reports: amendments, per-filter counts and reasons, weights, plugin failures
 // (upstream: the "Filter X returned N hosts" / "Filtering removed all hosts" logging in nova/filters.py).
-import type { FailurePolicy, HostView, RequestAmendment } from './plugin-api';
+import type { FailurePolicy, HostView, RequestAmendment } from '../plugin-api';
 
 /** The hook that failed. */
 export type PluginPhase = 'amendRequest' | 'prepare' | 'filter' | 'weigh';

@@ -10,7 +10,7 @@
 // the replica for its supervisor to restart; operators who need hard isolation should make their
 // plugin async and do the work elsewhere (worker thread, sidecar).
 
-import { markRunning, restoreRunning } from '../watchdog';
+import { markRunning, restoreRunning } from '../../watchdog';
 
 /** Wall-time allowance of one plugin for one request. */
 export class Budget {
@@ -79,6 +79,8 @@ export function errorMessage(err: unknown): string {
       text = String(err.message);
     } else if (typeof err === 'string') {
       text = err;
+    } else if (typeof err === 'number') {
+      text = String(err); // NaN, Infinity: JSON would say null
     } else {
       text =
         JSON.stringify(err, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)) ??

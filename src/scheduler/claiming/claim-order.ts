@@ -1,8 +1,9 @@
 // Claim ordering helpers: spread concurrent claims of one replica over the ranking instead of
 // letting every in-flight request race for the same best host, and check whether an allocation
 // request still fits after earlier proposals (dry runs of multi-create).
-import type { RankedHost } from './explanation';
-import type { AllocationRequestView, HostView } from './plugin-api';
+
+import type { AllocationRequestView, HostView } from '../plugin-api';
+import type { RankedHost } from '../runtime/explanation';
 
 /** Counts this replica's in-flight claims per host. */
 export class InFlight {

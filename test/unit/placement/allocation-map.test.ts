@@ -1,7 +1,7 @@
 // The allocation arithmetic of moves: sides are added on claim and subtracted on confirm/revert,
 // per provider and class, so a provider serving both sides keeps the other side's share.
 import type { ProviderAllocation } from '../../../src/placement/allocation-candidates/results';
-import { add, subtract, toList } from '../../../src/scheduler/allocation-map';
+import { add, subtract, toList } from '../../../src/placement/allocation-map';
 
 type Amounts = Record<string, Record<string, number>>;
 interface AddCase {

@@ -7,8 +7,8 @@ import {
   freeCapacityWithOverride,
   readNumberOrThrow,
   requestedAmount,
-} from './helpers';
-import type { FilterPlugin, PluginFactory, WeigherPlugin } from './plugin-api';
+} from '../../src/scheduler/helpers';
+import type { FilterPlugin, PluginFactory, WeigherPlugin } from '../../src/scheduler/plugin-api';
 
 /** What distinguishes one free-capacity filter from another. */
 export interface CapacityFilterSpec {
@@ -23,7 +23,7 @@ export interface CapacityFilterSpec {
 }
 
 /** Factory of a filter passing hosts with at least the requested free units. */
-export function capacityFilter(spec: CapacityFilterSpec): PluginFactory {
+export function capacityFilter(spec: CapacityFilterSpec): PluginFactory<FilterPlugin> {
   return () =>
     ({
       name: spec.name,
@@ -63,7 +63,7 @@ export interface CapacityWeigherSpec {
  * negative packs).
  * @throws Error when `multiplier` is not a finite number.
  */
-export function capacityWeigher(spec: CapacityWeigherSpec): PluginFactory {
+export function capacityWeigher(spec: CapacityWeigherSpec): PluginFactory<WeigherPlugin> {
   return (_config, handle) =>
     ({
       name: spec.name,

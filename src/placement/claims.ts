@@ -1,21 +1,22 @@
-// Claims made by `schedule`, and the moves they start. Nova gives a moving instance's source
+// Claims made by `schedule` (written here, in the domain; the scheduler's batcher calls in), and
+// the moves they start. Nova gives a moving instance's source
 // allocations to a migration consumer and the destination ones to the instance, then confirms
 // (drop the migration's) or reverts (swap back). berth doubles the allocations on the one consumer
-// instead, as the issue asks, and records which amounts are the source and which the destination
+// instead, and records which amounts are the source and which the destination
 // in `consumer_moves`, so confirmMove / revertMove can drop one side in one transaction (also
 // right when both sides use the same sharing provider, whose amounts are summed on one row).
 // Every write is a consumer-generation compare-and-swap inside the allocation write transaction.
 import type { DataSource, EntityManager } from 'typeorm';
-import type { AllocationService } from '../placement/allocation';
-import type { ProviderAllocation } from '../placement/allocation-candidates/results';
-import { normalizeInputsOrThrow } from '../placement/allocation-write';
-import { type ChangeBus, type ChangeSet, writeTransaction } from '../placement/change-bus';
-import { consumersByUuid } from '../placement/consumer';
-import { ConcurrentUpdateError, ConflictError, ErrorCode } from '../placement/errors';
-import type { ResourceProviderService } from '../placement/resource-provider';
-import type { ConsumerRecord, ResourceProviderRecord } from '../placement/types';
-import { normalizeUuidOrThrow } from '../placement/uuid';
+import type { AllocationService } from './allocation';
+import type { ProviderAllocation } from './allocation-candidates/results';
 import { type AllocationMap, add, fromRows, subtract, toList } from './allocation-map';
+import { normalizeInputsOrThrow } from './allocation-write';
+import { type ChangeBus, type ChangeSet, writeTransaction } from './change-bus';
+import { consumersByUuid } from './consumer';
+import { ConcurrentUpdateError, ConflictError, ErrorCode } from './errors';
+import type { ResourceProviderService } from './resource-provider';
+import type { ConsumerRecord, ResourceProviderRecord } from './types';
+import { normalizeUuidOrThrow } from './uuid';
 
 /** What a claim needs to know. */
 export interface ClaimInput {
@@ -67,7 +68,7 @@ interface MoveRow {
 }
 
 /** Claims, rollbacks of claims, and confirm / revert of moves. */
-export class MoveService {
+export class ClaimService {
   constructor(
     private readonly ds: DataSource,
     private readonly bus: ChangeBus,
@@ -86,7 +87,10 @@ export class MoveService {
     return inputs.map((i) => {
       const host = byUuid.get(i.hostUuid);
       if (!host) {
-        throw new ConflictError(`Host ${i.hostUuid} was deleted concurrently; retry.`);
+        throw new ConflictError(
+          `Host ${i.hostUuid} was deleted concurrently; retry.`,
+          ErrorCode.CONCURRENT_DELETE,
+        );
       }
       return host;
     });

@@ -1,6 +1,18 @@
 // The scheduling pipeline: amend the request, filter hosts in order, weigh, rank (upstream:
 // nova/scheduler/manager.py _schedule + nova/filters.py BaseFilterHandler + request_filter.py).
-import { amendmentProblem, applyAmendment, emptyMemberOf } from './amend';
+
+import type {
+  AggregateView,
+  AmendContext,
+  FilterPlugin,
+  FilterStage,
+  HostView,
+  RequestAmendment,
+  RequestSpec,
+  Verdict,
+  WeigherPlugin,
+} from '../plugin-api';
+import { applyAmendment, emptyMemberOf, readAmendment } from './amend';
 import type {
   AmendStep,
   Explanation,
@@ -9,17 +21,8 @@ import type {
   PluginFailure,
   Rejection,
 } from './explanation';
+import { isHostFilter } from './filter-stage';
 import { Budget, errorMessage, guard, isPromiseLike, type Outcome } from './isolation';
-import type {
-  AggregateView,
-  AmendContext,
-  FilterPlugin,
-  HostView,
-  RequestAmendment,
-  RequestSpec,
-  Verdict,
-  WeigherPlugin,
-} from './plugin-api';
 import { rankHosts, type Weighing, weighHosts } from './weighing';
 
 /** pino-compatible logger (only the two levels the pipeline uses). */
@@ -69,36 +72,43 @@ export interface Evaluation {
 
 /** A configured pipeline. */
 export interface Pipeline {
-  readonly filters: readonly FilterPlugin<unknown>[];
+  readonly filters: readonly FilterStage[];
   readonly weighers: readonly WeigherPlugin<unknown>[];
   /** True when some filter has a pre-candidate hook (the caller must load aggregates for `amend`). */
   readonly needsAggregates: boolean;
   /** Runs the pre-candidate hooks in filter order, each seeing the request as amended so far. */
   amend(spec: RequestSpec, ctx: AmendContext): Promise<AmendResult>;
-  /** Filters, weighs and ranks `hosts` for `spec` (the amended request); `amended` feeds the explanation. */
-  run(
-    hosts: readonly HostView[],
-    spec: RequestSpec,
-    amended?: AmendResult,
-  ): Promise<PipelineResult>;
   /** `amend`, then `io.hosts`, then filters and weighers; no ranking yet. */
   evaluate(spec: RequestSpec, io: ScheduleIo): Promise<Evaluation>;
   /** Ranks an evaluation: equal weights in random order, Nova's host subset pick. */
   rank(evaluation: Evaluation): PipelineResult;
-  /** `evaluate`, then `rank`. */
-  schedule(spec: RequestSpec, io: ScheduleIo): Promise<PipelineResult>;
 }
 
 const NOTHING_WEIGHED: Evaluation['weighing'] = { totals: [], components: [] };
 
 const NO_LOGGER: SchedulerLogger = { warn: () => {}, info: () => {} };
 
-function isVerdict(value: unknown): value is Verdict {
-  if (typeof value !== 'object' || value === null) {
-    return false;
+const FITS: Verdict = Object.freeze({ fits: true });
+
+/**
+ * The verdict a filter returned, read once into a fresh object, or null when it is not one. Never
+ * throws (a getter or Proxy that throws reads as "not a verdict").
+ */
+function readVerdict(value: unknown): Verdict | null {
+  try {
+    if (typeof value !== 'object' || value === null) {
+      return null;
+    }
+    const v = value as { fits?: unknown; reason?: unknown };
+    const fits = v.fits;
+    if (fits === true) {
+      return FITS;
+    }
+    const reason = fits === false ? v.reason : undefined;
+    return typeof reason === 'string' ? { fits: false, reason } : null;
+  } catch {
+    return null;
   }
-  const v = value as { fits?: unknown; reason?: unknown };
-  return v.fits === true || (v.fits === false && typeof v.reason === 'string');
 }
 
 /**
@@ -107,7 +117,7 @@ function isVerdict(value: unknown): value is Verdict {
  */
 export function createPipeline(
   plugins: {
-    readonly filters: readonly FilterPlugin<unknown>[];
+    readonly filters: readonly FilterStage[];
     readonly weighers: readonly WeigherPlugin<unknown>[];
   },
   options: PipelineOptions = {},
@@ -117,7 +127,7 @@ export function createPipeline(
     throw new Error(`hostSubsetSize must be a positive integer, got ${hostSubsetSize}`);
   }
   for (const f of plugins.filters) {
-    if (f.amendRequest === undefined && f.filter === undefined) {
+    if (f.amendRequest === undefined && !isHostFilter(f)) {
       throw new Error(`filter ${f.name} has neither amendRequest nor filter`);
     }
   }
@@ -142,10 +152,11 @@ export function createPipeline(
       }
       const request = current;
       const outcome = await guard(budgetFor(f), () => f.amendRequest!(request, ctx));
-      const problem = outcome.ok && outcome.value !== null ? amendmentProblem(outcome.value) : null;
-      if (!outcome.ok || problem !== null) {
+      const read =
+        outcome.ok && outcome.value !== null ? readAmendment(outcome.value) : { amendment: null };
+      if (!outcome.ok || 'problem' in read) {
         const { cause, message } = outcome.ok
-          ? { cause: 'invalid-result' as const, message: problem! }
+          ? { cause: 'invalid-result' as const, message: (read as { problem: string }).problem }
           : outcome;
         const phase = 'amendRequest';
         const failure: PluginFailure = { plugin: f.name, phase, cause, message, policy: f.onError };
@@ -160,7 +171,7 @@ export function createPipeline(
         }
         continue;
       }
-      const amendment: RequestAmendment | null = outcome.value;
+      const amendment: RequestAmendment | null = read.amendment;
       steps.push({ plugin: f.name, amendment });
       if (amendment === null) {
         continue;
@@ -212,7 +223,7 @@ export function createPipeline(
     const rejections: Rejection[] = [];
     for (const host of hosts) {
       let outcome: Outcome<Verdict> | Promise<Outcome<Verdict>> = guard(budget, () =>
-        f.filter!(host, spec, state),
+        f.filter(host, spec, state),
       );
       if (isPromiseLike(outcome)) {
         outcome = await outcome;
@@ -225,9 +236,9 @@ export function createPipeline(
           host: host.uuid,
         });
       }
-      const verdict: unknown = outcome.value;
-      if (!isVerdict(verdict)) {
-        const message = `verdict must be { fits: true } or { fits: false, reason }, got ${errorMessage(verdict)}`;
+      const verdict = readVerdict(outcome.value);
+      if (verdict === null) {
+        const message = `verdict must be { fits: true } or { fits: false, reason }, got ${errorMessage(outcome.value)}`;
         return fail({ phase: 'filter', cause: 'invalid-result', message, host: host.uuid });
       }
       if (verdict.fits) {
@@ -251,7 +262,7 @@ export function createPipeline(
     spec: RequestSpec,
     amended?: AmendResult,
   ): Promise<Evaluation> {
-    const active = plugins.filters.filter((f) => f.filter !== undefined);
+    const active = plugins.filters.filter(isHostFilter);
     if (amended?.unsatisfiable !== undefined) {
       const explanation: Explanation = {
         amendments: amended.steps,
@@ -312,14 +323,6 @@ export function createPipeline(
     };
   }
 
-  async function run(
-    hosts: readonly HostView[],
-    spec: RequestSpec,
-    amended?: AmendResult,
-  ): Promise<PipelineResult> {
-    return rank(await filterAndWeigh(hosts, spec, amended));
-  }
-
   async function evaluate(spec: RequestSpec, io: ScheduleIo): Promise<Evaluation> {
     const aggregates = needsAggregates ? await io.aggregates() : [];
     const amended = await amend(spec, { aggregates });
@@ -335,9 +338,7 @@ export function createPipeline(
     weighers: plugins.weighers,
     needsAggregates,
     amend,
-    run,
     evaluate,
     rank,
-    schedule: async (spec, io) => rank(await evaluate(spec, io)),
   };
 }

@@ -1,6 +1,6 @@
 // Allocations as provider uuid -> class -> amount, and the arithmetic of moves on them: a claim
 // adds the destination to what a consumer holds, confirm / revert subtract one side.
-import type { ProviderAllocation } from '../placement/allocation-candidates/results';
+import type { ProviderAllocation } from './allocation-candidates/results';
 
 /** Allocations as provider uuid -> class -> amount. */
 export type AllocationMap = Map<string, Map<string, number>>;

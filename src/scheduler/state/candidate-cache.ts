@@ -8,11 +8,11 @@
 //   so an entry is never served after a change this deployment has committed; entries also expire.
 // Both are hints: claims are validated in PostgreSQL, so even a stale entry cannot over-commit.
 import { createHash } from 'node:crypto';
-import type { Cache } from '../cache/cache';
-import { cacheKey } from '../cache/cache';
-import type { CandidateRequest, RequestGroup } from '../placement/allocation-candidates/request';
-import type { AllocationCandidates } from '../placement/allocation-candidates/results';
-import type { ChangeBus } from '../placement/change-bus';
+import type { Cache } from '../../cache/cache';
+import { cacheKey } from '../../cache/cache';
+import type { CandidateRequest, RequestGroup } from '../../placement/allocation-candidates/request';
+import type { AllocationCandidates } from '../../placement/allocation-candidates/results';
+import type { ChangeBus } from '../../placement/change-bus';
 import { deepFreeze } from './deep-freeze';
 import { DEFAULT_GATE, type GateOptions, UsefulnessGate } from './usefulness-gate';
 

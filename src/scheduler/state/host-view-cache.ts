@@ -4,11 +4,11 @@
 // An entry is reused while the capacity index stamps of every provider of its tree, the tree's
 // membership and the aggregate metadata list are unchanged. Cached parts are deeply frozen:
 // plugins see read-only views, as the plugin API promises, and cannot corrupt the next request.
-import type { CapacityIndex } from '../placement/allocation-candidates/capacity-index';
-import { type AggregateWithMetadata, hostRowsFromIndex } from '../placement/host-rows';
+import type { CapacityIndex } from '../../placement/allocation-candidates/capacity-index';
+import { type AggregateWithMetadata, hostRowsFromIndex } from '../../placement/host-rows';
+import type { AllocationRequestView, HostView } from '../plugin-api';
 import { deepFreeze } from './deep-freeze';
 import { buildHostViews } from './host-view';
-import type { AllocationRequestView, HostView } from './plugin-api';
 
 /** A host view minus its per-request allocation requests. */
 export type HostBase = Omit<HostView, 'allocationRequests'>;

@@ -11,8 +11,9 @@
 // When a batch cannot be written as a whole (one claim hit a capacity or generation conflict, a
 // quota, a consumer that already exists and so is a move), every claim of it is retried on its
 // own, so each caller gets exactly the answer a lone claim would have given.
-import { BadRequestError, ConflictError } from '../placement/errors';
-import type { Claimed, ClaimInput } from './moves';
+
+import type { Claimed, ClaimInput } from '../../placement/claims';
+import { BadRequestError, ConflictError } from '../../placement/errors';
 
 /**
  * The write refused the batch inside its transaction (capacity, units, generations, quota, an
@@ -21,7 +22,7 @@ import type { Claimed, ClaimInput } from './moves';
 const refusedBeforeCommit = (err: unknown) =>
   err instanceof ConflictError || err instanceof BadRequestError;
 
-/** What the batcher needs from the claim writer (MoveService). */
+/** What the batcher needs from the claim writer (ClaimService). */
 export interface ClaimWriter {
   /** One claim in its own transaction (new consumer or move). */
   claim(input: ClaimInput): Promise<Claimed>;

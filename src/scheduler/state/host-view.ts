@@ -1,65 +1,28 @@
 // Builds HostViews from batched query rows (one query per table for all candidate trees), so plugins
 // never cause per-host queries (upstream: nova/scheduler/host_manager.py HostState population).
-import { buildHostView, type InventoryInput, type ProviderInput } from './helpers';
-import type { AllocationRequestView, HostView } from './plugin-api';
+import type {
+  AggregateMetadataRow,
+  HostInventoryRow,
+  HostRowSet,
+  HostTraitRow,
+  MembershipRow,
+  ProviderRow,
+  UsageRow,
+} from '../../placement/host-rows';
+import { buildHostView, type InventoryInput, type ProviderInput } from '../helpers';
+import type { AllocationRequestView, HostView } from '../plugin-api';
 
-/** A provider of one of the candidate trees. */
-export interface ProviderRow {
-  readonly uuid: string;
-  readonly name: string;
-  readonly parentUuid: string | null;
-  readonly rootUuid: string;
-  readonly generation?: number;
-}
+export type {
+  AggregateMetadataRow,
+  HostInventoryRow,
+  HostTraitRow,
+  MembershipRow,
+  ProviderRow,
+  UsageRow,
+};
 
-/** An inventory row (Placement column names, camel-cased). */
-export interface InventoryRow {
-  readonly providerUuid: string;
-  readonly resourceClass: string;
-  readonly total: number;
-  readonly reserved: number;
-  readonly minUnit: number;
-  readonly maxUnit: number;
-  readonly stepSize: number;
-  readonly allocationRatio: number;
-}
-
-/** Sum of allocations of one resource class against one provider. */
-export interface UsageRow {
-  readonly providerUuid: string;
-  readonly resourceClass: string;
-  readonly used: number;
-}
-
-/** One trait of one provider. */
-export interface TraitRow {
-  readonly providerUuid: string;
-  readonly trait: string;
-}
-
-/** One aggregate membership of one provider. */
-export interface MembershipRow {
-  readonly providerUuid: string;
-  readonly aggregateUuid: string;
-}
-
-/** One metadata entry of one aggregate. */
-export interface AggregateMetadataRow {
-  readonly aggregateUuid: string;
-  readonly key: string;
-  readonly value: string;
-}
-
-/** Everything loaded for a batch of candidate trees. */
-export interface HostRows {
-  readonly providers: readonly ProviderRow[];
-  readonly inventories: readonly InventoryRow[];
-  readonly usages: readonly UsageRow[];
-  readonly traits: readonly TraitRow[];
-  readonly memberships: readonly MembershipRow[];
-  /** Aggregate names (optional); aggregates without a row get `name: null`. */
-  readonly aggregates?: readonly { readonly uuid: string; readonly name: string | null }[];
-  readonly aggregateMetadata: readonly AggregateMetadataRow[];
+/** Everything loaded for a batch of candidate trees, with each tree's allocation request. */
+export interface HostRows extends HostRowSet {
   readonly allocationRequests?: readonly {
     readonly rootUuid: string;
     readonly request: AllocationRequestView;

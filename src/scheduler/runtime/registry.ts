@@ -3,20 +3,23 @@
 // Kubernetes framework/runtime/registry.go).
 import { readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { markRunning, restoreRunning } from '../../watchdog';
+import type {
+  FilterStage,
+  PluginHandle,
+  PluginKind,
+  PluginModule,
+  SchedulerPlugin,
+  WeigherPlugin,
+} from '../plugin-api';
+import { isHostFilter } from './filter-stage';
+import { errorMessage } from './isolation';
 import {
   createPipeline,
   type Pipeline,
   type PipelineOptions,
   type SchedulerLogger,
 } from './pipeline';
-import type {
-  FilterPlugin,
-  PluginHandle,
-  PluginKind,
-  PluginModule,
-  SchedulerPlugin,
-  WeigherPlugin,
-} from './plugin-api';
 
 /** Start-up error: bad scheduler configuration or a broken plugin module. */
 export class SchedulerConfigError extends Error {
@@ -89,7 +92,18 @@ export function toPluginModuleOrThrow(value: unknown, source: string): PluginMod
       `${source}: plugin ${mod.NAME} must export a create(config, handle) function`,
     );
   }
-  return { NAME: mod.NAME, kind: mod.kind, create: mod.create as PluginModule['create'] };
+  const keys = mod.CONFIG_KEYS;
+  if (keys !== undefined && !(Array.isArray(keys) && keys.every((k) => typeof k === 'string'))) {
+    throw new SchedulerConfigError(
+      `${source}: plugin ${mod.NAME}: CONFIG_KEYS must be a list of strings when exported`,
+    );
+  }
+  return {
+    NAME: mod.NAME,
+    kind: mod.kind,
+    create: mod.create as PluginModule['create'],
+    ...(keys === undefined ? {} : { CONFIG_KEYS: Object.freeze([...(keys as string[])]) }),
+  };
 }
 
 /**
@@ -150,7 +164,7 @@ function checkInstance(plugin: SchedulerPlugin, entry: RegisteredPlugin): void {
     if (plugin.onError !== 'open' && plugin.onError !== 'closed') {
       throw new SchedulerConfigError(`${where}: onError must be 'open' or 'closed'`);
     }
-    if (typeof plugin.filter !== 'function' && typeof plugin.amendRequest !== 'function') {
+    if (!isHostFilter(plugin) && typeof plugin.amendRequest !== 'function') {
       throw new SchedulerConfigError(`${where}: a filter needs filter() or amendRequest()`);
     }
   } else if (typeof plugin.weigh !== 'function' || !Number.isFinite(plugin.multiplier)) {
@@ -168,18 +182,33 @@ function instantiate(
   const handle: PluginHandle = {
     name,
     config: pluginConfig,
-    log: (msg, fields) => logger.info({ plugin: name, ...fields }, msg),
+    // A log line never fails the plugin's call (fields with throwing getters, say).
+    log: (msg, fields) => {
+      try {
+        logger.info({ plugin: name, ...fields }, String(msg));
+      } catch (err) {
+        logger.warn(
+          { plugin: name, err: errorMessage(err) },
+          'plugin log line could not be written',
+        );
+      }
+    },
   };
   let plugin: SchedulerPlugin;
+  const previous = markRunning(name);
   try {
     plugin = entry.module.create(pluginConfig, handle);
+    checkInstance(plugin, entry);
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    if (err instanceof SchedulerConfigError) {
+      throw err;
+    }
     throw new SchedulerConfigError(
-      `scheduler plugin ${name} (${entry.source}) failed to start: ${message}`,
+      `scheduler plugin ${name} (${entry.source}) failed to start: ${errorMessage(err)}`,
     );
+  } finally {
+    restoreRunning(previous);
   }
-  checkInstance(plugin, entry);
   return plugin;
 }
 
@@ -192,11 +221,20 @@ export function instantiatePlugins(
   registry: PluginRegistry,
   config: SchedulerConfig,
   logger: SchedulerLogger = { warn: () => {}, info: () => {} },
-): { filters: FilterPlugin<unknown>[]; weighers: WeigherPlugin<unknown>[] } {
-  for (const name of Object.keys(config.plugins ?? {})) {
-    if (!registry.has(name)) {
+): { filters: FilterStage[]; weighers: WeigherPlugin<unknown>[] } {
+  for (const [name, settings] of Object.entries(config.plugins ?? {})) {
+    const entry = registry.get(name);
+    if (entry === undefined) {
       throw new SchedulerConfigError(
-        `plugins: configuration given for unknown scheduler plugin "${name}"`,
+        `plugins: configuration given for unknown scheduler plugin "${name}"; known plugins: ${[...registry.keys()].sort().join(', ')}`,
+      );
+    }
+    const known = entry.module.CONFIG_KEYS;
+    const unknown = Object.keys(settings).find((key) => known && !known.includes(key));
+    if (known !== undefined && unknown !== undefined) {
+      const hint = known.length > 0 ? `known keys: ${known.join(', ')}` : 'it takes none';
+      throw new SchedulerConfigError(
+        `plugins.${name}: unknown configuration key "${unknown}"; ${hint}`,
       );
     }
   }
@@ -210,7 +248,7 @@ export function instantiatePlugins(
       return instantiate(lookupOrThrow(registry, name, kind), config, logger);
     });
   };
-  const filters = build(config.enabledFilters, 'filter') as FilterPlugin<unknown>[];
+  const filters = build(config.enabledFilters, 'filter') as FilterStage[];
   const weighers = build(config.enabledWeighers, 'weigher') as WeigherPlugin<unknown>[];
   return { filters, weighers };
 }
@@ -234,7 +272,7 @@ export function buildPipeline(
         : { defaultTimeBudgetMs: config.defaultTimeBudgetMs }),
     });
   } catch (err) {
-    throw new SchedulerConfigError(err instanceof Error ? err.message : String(err));
+    throw new SchedulerConfigError(errorMessage(err));
   }
 }
 
@@ -314,8 +352,9 @@ export function loadPluginDirs(dirs: readonly string[]): RegisteredPlugin[] {
       try {
         exported = require(file);
       } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
-        throw new SchedulerConfigError(`${file}: cannot load scheduler plugin: ${message}`);
+        throw new SchedulerConfigError(
+          `${file}: cannot load scheduler plugin: ${errorMessage(err)}`,
+        );
       }
       loaded.push({ module: toPluginModuleOrThrow(exported, file), source: file });
     }

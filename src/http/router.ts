@@ -1,0 +1,140 @@
+// The HTTP routes of one berth process: health, readiness, metrics, GraphiQL assets, the console,
+// GraphQL (admission before the body is read) and the Placement REST facade.
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type AdmissionDeps, admit } from '../auth/admission';
+import type { Config } from '../config';
+import { CONSOLE_PREFIX, createConsoleHandler } from '../console-assets';
+import { ASSET_PREFIX, serveGraphiQLAsset } from '../graphiql-assets';
+import { AUTH_CODES, graphqlMediaTypeProblem } from '../graphql/authenticate-plugin';
+import { BodyTooLargeError, readBodyLimited } from '../http-body';
+import type { Logger } from '../logger';
+import type { createRestRouter } from '../rest/router';
+import type { createGraphQL } from '../yoga';
+import type { Readiness } from './readiness';
+
+/** What the routes serve. */
+export interface RouterDeps {
+  readonly config: Config;
+  readonly log: Logger;
+  readonly admission: AdmissionDeps;
+  readonly graphql: ReturnType<typeof createGraphQL>;
+  readonly rest: ReturnType<typeof createRestRouter>;
+  readonly metricsText: () => string;
+  readonly readiness: () => Promise<Readiness>;
+}
+
+/** The Node request listener serving every route. */
+export function createRequestHandler(
+  d: RouterDeps,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  const { config, log, admission, graphql, rest, metricsText, readiness } = d;
+  const serveConsole = createConsoleHandler();
+
+  function send(res: ServerResponse, status: number, body: unknown): void {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  }
+
+  /** Buffers the body under the size limit (413 otherwise), then hands the request to yoga. */
+  function serveGraphQL(req: IncomingMessage, res: ServerResponse, requestId: string): void {
+    if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') {
+      graphql(req, res, { requestId });
+      return;
+    }
+    const refuse = (status: number, message: string, code: string, headers = {}) => {
+      // The body is never read: close the connection rather than drain it.
+      res.setHeader('connection', 'close');
+      for (const [k, v] of Object.entries(headers)) {
+        res.setHeader(k, v as string);
+      }
+      send(res, status, { errors: [{ message, extensions: { code } }] });
+    };
+    const mediaProblem = graphqlMediaTypeProblem(req.headers['content-type']);
+    if (mediaProblem) {
+      refuse(415, mediaProblem, AUTH_CODES.unsupportedMediaType);
+      return;
+    }
+    // Rate limit and token first: an unauthenticated or throttled caller's body is never read.
+    admit(admission, req.headers.authorization, req.socket.remoteAddress ?? 'unknown')
+      .then(async (admitted) => {
+        if (!admitted.ok) {
+          refuse(admitted.status, admitted.message, admitted.code, admitted.headers);
+          return;
+        }
+        const body = await readBodyLimited(req, config.limits.maxBodyBytes);
+        // @whatwg-node uses an already-read, non-empty `req.body` instead of the (consumed)
+        // stream; a string is handed over as is (a Buffer would be walked key by key). An empty
+        // body becomes '{}' so yoga answers "Must provide query string." (400).
+        (req as IncomingMessage & { body?: string }).body =
+          body.length > 0 ? body.toString('utf8') : '{}';
+        graphql(req, res, { requestId, admission: admitted });
+      })
+      .catch((err: unknown) => {
+        const tooLarge = err instanceof BodyTooLargeError;
+        refuse(
+          tooLarge ? 413 : 400,
+          tooLarge ? err.message : 'Could not read the request body.',
+          tooLarge ? 'berth.request_too_large' : 'berth.bad_request',
+        );
+      });
+  }
+
+  function handle(req: IncomingMessage, res: ServerResponse): void {
+    const requestId = (req.headers['x-request-id'] as string | undefined) ?? randomUUID();
+    res.setHeader('x-request-id', requestId);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      log.info(
+        {
+          requestId,
+          method: req.method,
+          url: req.url,
+          status: res.statusCode,
+          ms: Number(process.hrtime.bigint() - started) / 1e6,
+        },
+        'request',
+      );
+    });
+    const path = (req.url ?? '/').split('?')[0];
+    if (path === '/healthz') {
+      send(res, 200, { status: 'ok' });
+      return;
+    }
+    if (path.startsWith(ASSET_PREFIX) && (req.method === 'GET' || req.method === 'HEAD')) {
+      if (!serveGraphiQLAsset(path.slice(ASSET_PREFIX.length), res)) {
+        send(res, 404, { error: `No route for ${req.method} ${path}` });
+      }
+      return;
+    }
+    if (path === CONSOLE_PREFIX || path.startsWith(`${CONSOLE_PREFIX}/`)) {
+      serveConsole(path, req.method ?? 'GET', res);
+      return;
+    }
+    if (path === '/metrics') {
+      res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' });
+      res.end(metricsText());
+      return;
+    }
+    if (path === '/readyz') {
+      readiness().then(
+        (r) => send(res, r.ready ? 200 : 503, { status: r.ready ? 'ready' : 'not ready', ...r }),
+        () => send(res, 503, { status: 'not ready' }),
+      );
+      return;
+    }
+    if (path === '/graphql' || path?.startsWith('/graphql/')) {
+      serveGraphQL(req, res, requestId);
+      return;
+    }
+    // --- REST facade (Placement API) at BERTH_REST_PREFIX; '' serves it at '/' ---
+    if (rest.matches(path)) {
+      rest.handle(req, res);
+      return;
+    }
+    // --- end REST facade ---
+    send(res, 404, { error: `No route for ${req.method} ${path}` });
+  }
+
+  return handle;
+}

@@ -2,7 +2,11 @@
 // suffix and the request-wide parameters, with the checks that depend on the microversion
 // (upstream: placement/lib.py RequestGroup.dict_from_request, RequestWideParams.from_request).
 
-import type { CandidateRequest, RequestGroup } from '../placement/allocation-candidates/request';
+import {
+  type CandidateRequest,
+  emptyRequestGroup,
+  type RequestGroup,
+} from '../placement/allocation-candidates/request';
 import { ErrorCode } from '../placement/errors';
 import { splitGroupKey } from '../placement/query-syntax';
 import { badRequest } from './http-error';
@@ -37,14 +41,7 @@ function parseGroupsOrThrow(q: QueryParams, v: Microversion): MutableGroup[] {
     const { param: prefix, suffix } = m;
     let g = bySuffix.get(suffix);
     if (!g) {
-      g = {
-        suffix,
-        resources: {},
-        requiredTraits: [],
-        forbiddenTraits: [],
-        memberOf: [],
-        forbiddenAggregates: [],
-      };
+      g = emptyRequestGroup(suffix);
       bySuffix.set(suffix, g);
     }
     if (prefix === 'resources') {

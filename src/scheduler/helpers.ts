@@ -1,7 +1,7 @@
 // Pure helpers shared by scheduler plugins and the pipeline (upstream: nova/scheduler/filters/utils.py,
 // nova/weights.py normalize; the Kubernetes scheduler's helper/ package). The one module plugins
 // import helpers from: Nova's extra-spec operators live in extra-spec-ops.ts and are re-exported.
-import type { RequestGroup } from '../placement/allocation-candidates/request';
+import { emptyRequestGroup, type RequestGroup } from '../placement/allocation-candidates/request';
 import type {
   AggregateView,
   AllocationRequestView,
@@ -19,6 +19,8 @@ export {
   matchExtraSpec,
   parseNovaFloat,
 } from './runtime/extra-spec-ops';
+/** An empty request group with the given suffix ('' = unsuffixed). */
+export { emptyRequestGroup };
 
 /** Splits a metadata value on commas and trims each part (Nova `aggregate_metadata_get_by_host`). */
 export function splitMetadataValue(raw: string): string[] {
@@ -311,18 +313,6 @@ export interface RequestSpecInput {
   readonly projectId?: string;
   readonly userId?: string;
   readonly hints?: Readonly<Record<string, readonly string[]>>;
-}
-
-/** An empty request group with the given suffix ('' = unsuffixed). */
-export function emptyRequestGroup(suffix: string): RequestGroup {
-  return {
-    suffix,
-    resources: {},
-    requiredTraits: [],
-    forbiddenTraits: [],
-    memberOf: [],
-    forbiddenAggregates: [],
-  };
 }
 
 /** Builds a `RequestSpec` from plain data (project defaults to `'project'`). */

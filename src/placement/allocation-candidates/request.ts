@@ -19,6 +19,25 @@ export interface RequestGroup {
   readonly inTree?: string;
 }
 
+/** A request group with nothing asked yet, for `suffix` ('' = unsuffixed); its fields are fresh. */
+export function emptyRequestGroup(suffix: string): {
+  suffix: string;
+  resources: Record<string, number>;
+  requiredTraits: string[][];
+  forbiddenTraits: string[];
+  memberOf: string[][];
+  forbiddenAggregates: string[];
+} {
+  return {
+    suffix,
+    resources: {},
+    requiredTraits: [],
+    forbiddenTraits: [],
+    memberOf: [],
+    forbiddenAggregates: [],
+  };
+}
+
 /** The whole request (groups plus request-wide parameters). */
 export interface CandidateRequest {
   readonly groups: readonly RequestGroup[];

@@ -4,6 +4,7 @@
 // Usage: npm run bench -- [--smoke] [--hosts 5000] [--nested 10000] [--clients 16] [--claims 2000]
 //   scheduling scenario (bench/scheduling.ts): [--sched-hosts 10000] [--sched-clients 32]
 //   [--sched-claims 3000] [--sched-limit 50 (0 = none)] [--sched-no-raw] [--sched-reuse-ms N]
+//   [--sched-shared-cache gated|always|off]
 //   [--no-scheduling] [--only-scheduling]
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
@@ -22,6 +23,10 @@ import { runSubscriptionBench } from './subscriptions';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(`--${name}`);
+const text = (name: string, dflt: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? String(args[i + 1]) : dflt;
+};
 const num = (name: string, dflt: number) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? Number(args[i + 1]) : dflt;
@@ -52,9 +57,15 @@ const plain = (limit?: number, extra: object = {}) => ({
   ...(limit ? { limit } : {}),
 });
 
+type BenchApp = Awaited<ReturnType<typeof createApp>>;
+
+/**
+ * Runs `fn` on an app over a fresh schema. `replica()` starts another app on the same schema,
+ * cache prefix and change channel (closed by its caller).
+ */
 async function withApp<T>(
   label: string,
-  fn: (app: Awaited<ReturnType<typeof createApp>>) => Promise<T>,
+  fn: (app: BenchApp, replica: () => Promise<BenchApp>) => Promise<T>,
   env: Record<string, string> = {},
 ): Promise<T> {
   const schema = `bench_${process.pid}_${label.replace(/\W/g, '_')}`;
@@ -70,9 +81,11 @@ async function withApp<T>(
   await ds.initialize();
   await ds.runMigrations({ transaction: 'each' });
   await seedStandard(ds.manager);
-  const cache = process.env.REDIS_URL
-    ? new RedisCache(process.env.REDIS_URL, undefined, `${schema}:`)
-    : new MemoryCache();
+  const newCache = () =>
+    process.env.REDIS_URL
+      ? new RedisCache(process.env.REDIS_URL, undefined, `${schema}:`)
+      : new MemoryCache();
+  const cache = newCache();
   // In-process bench: auth and the rate limit are off explicitly (the bench measures placement,
   // not token checks; the auth overhead is one cached map lookup + one SHA-256 per request).
   const config = loadConfig({
@@ -86,8 +99,14 @@ async function withApp<T>(
     cache,
     changeChannel: `berth_changes_${schema}`,
   });
+  const replica = () =>
+    createApp(config, createLogger('silent'), {
+      dataSource: ds,
+      cache: newCache(),
+      changeChannel: `berth_changes_${schema}`,
+    });
   try {
-    return await fn(app);
+    return await fn(app, replica);
   } finally {
     await app.close();
     await ds.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
@@ -97,7 +116,7 @@ async function withApp<T>(
   }
 }
 
-async function gql(app: Awaited<ReturnType<typeof createApp>>, query: string, variables: object) {
+async function gql(app: BenchApp, query: string, variables: object) {
   const res = await app.graphql.fetch('http://bench/graphql', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -115,7 +134,7 @@ async function gql(app: Awaited<ReturnType<typeof createApp>>, query: string, va
 
 /** Times `n` runs (after 2 warm-ups) of a GraphQL operation; `size` describes one answer. */
 async function timeGraphQL(
-  app: Awaited<ReturnType<typeof createApp>>,
+  app: BenchApp,
   name: string,
   op: { query: string; variables: object; size: (data: Record<string, unknown>) => string },
   n: number,
@@ -136,13 +155,7 @@ async function timeGraphQL(
   );
 }
 
-async function timeQuery(
-  app: Awaited<ReturnType<typeof createApp>>,
-  name: string,
-  request: object,
-  n: number,
-  target?: number,
-) {
+async function timeQuery(app: BenchApp, name: string, request: object, n: number, target?: number) {
   const size = (data: Record<string, unknown>) => {
     const c = data.allocationCandidates as { allocationRequests: unknown[] };
     return `requests ${String(c.allocationRequests.length).padStart(6)}`;
@@ -151,7 +164,7 @@ async function timeQuery(
 }
 
 /** Dashboard rollups over everything seeded (answered from the capacity index). */
-async function timeRollups(app: Awaited<ReturnType<typeof createApp>>, n: number) {
+async function timeRollups(app: BenchApp, n: number) {
   const providers = (await app.dataSource.query(
     'SELECT count(*)::int AS n FROM resource_providers',
   )) as {
@@ -199,7 +212,7 @@ async function main(): Promise<void> {
     const hosts = num('sched-hosts', smoke ? 300 : 10000);
     await withApp(
       'scheduling',
-      async (app) => {
+      async (app, replica) => {
         const seeded = await seedDataset(app.dataSource, { hosts, shape: 'flat', sharing: 0 });
         await tagAggregates(app.dataSource, seeded.aggregates);
         await app.services.candidates.current();
@@ -211,12 +224,19 @@ async function main(): Promise<void> {
           claims: num('sched-claims', smoke ? 100 : 3000),
           limit: limit > 0 ? limit : undefined,
           raw: !flag('sched-no-raw'),
+          replica,
           log: (l) => console.log(l),
         });
       },
-      flag('sched-reuse-ms')
-        ? { ...SCHEDULING_ENV, BERTH_EVALUATION_REUSE_MS: String(num('sched-reuse-ms', 1000)) }
-        : SCHEDULING_ENV,
+      {
+        ...SCHEDULING_ENV,
+        ...(flag('sched-reuse-ms')
+          ? { BERTH_EVALUATION_REUSE_MS: String(num('sched-reuse-ms', 1000)) }
+          : {}),
+        ...(flag('sched-shared-cache')
+          ? { BERTH_CANDIDATE_SHARED_CACHE: text('sched-shared-cache', 'gated') }
+          : {}),
+      },
     );
   }
   if (flag('only-scheduling')) {

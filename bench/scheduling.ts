@@ -141,6 +141,40 @@ async function scheduleLoop(
   );
 }
 
+/**
+ * Cross-replica reads, where the candidate cache's shared layer can pay: replica A explains a
+ * request nobody asked before, then replica B (its own index, memo and local layer) the same one.
+ * B's answer comes from the shared layer when it is on, from B's own index when it is off.
+ */
+async function secondReplicaReads(
+  a: App,
+  b: App,
+  gql: Gql,
+  o: { iterations: number; limit: number | undefined; log: (l: string) => void },
+): Promise<void> {
+  await b.services.candidates.current();
+  await gql(b, EXPLAIN, { i: scheduleInput(o.limit) }); // warm B's pipeline (JIT), unmeasured
+  const first: number[] = [];
+  const second: number[] = [];
+  const hits = b.scheduling.cache.stats.hits;
+  try {
+    for (let i = 0; i < o.iterations; i++) {
+      const input = scheduleInput(o.limit, 500 + i); // a DISK_GB amount no one asked before
+      let t = performance.now();
+      await gql(a, EXPLAIN, { i: input });
+      first.push(performance.now() - t);
+      t = performance.now();
+      await gql(b, EXPLAIN, { i: input });
+      second.push(performance.now() - t);
+    }
+  } finally {
+    await b.close();
+  }
+  o.log(
+    `explainPlacement across replicas: A first p50 ${fmt(pct(first, 50))} ms, then B the same request p50 ${fmt(pct(second, 50))} ms  p95 ${fmt(pct(second, 95))} ms (B's candidate-cache hits ${b.scheduling.cache.stats.hits - hits} / ${o.iterations})`,
+  );
+}
+
 /** Runs the scenario on an app whose database holds `hosts` seeded flat hosts. */
 export async function runSchedulingBench(
   app: App,
@@ -154,6 +188,8 @@ export async function runSchedulingBench(
     /** Also run the raw Nova-style loop. */
     raw: boolean;
     log: (l: string) => void;
+    /** A second replica on the same database and cache (the cross-replica read scenario). */
+    replica?: () => Promise<App>;
   },
 ): Promise<void> {
   const cold: number[] = [];
@@ -185,6 +221,10 @@ export async function runSchedulingBench(
   o.log(
     `explainPlacement warm (cache hit)   p50 ${fmt(pct(warm, 50))} ms  p95 ${fmt(pct(warm, 95))} ms  (target p50 ≤ 15 ms)`,
   );
+
+  if (o.replica) {
+    await secondReplicaReads(app, await o.replica(), gql, o);
+  }
 
   // Unmeasured warm-up of the claim path (JIT, pools): the explain runs above warmed only the
   // evaluation, and the first loop would otherwise pay for compiling the rest.

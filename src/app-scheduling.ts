@@ -77,7 +77,12 @@ export function createScheduling(
     }
     return p;
   };
-  const candidateCache = new CandidateCache(cache, services.changes, config.scheduler.cacheTtlMs);
+  const candidateCache = new CandidateCache(
+    cache,
+    services.changes,
+    config.scheduler.cacheTtlMs,
+    config.scheduler.sharedCandidateCache,
+  );
   const moves = new ClaimService(
     services.dataSource,
     services.changes,

@@ -69,6 +69,7 @@ const schema = z.object({
   BERTH_SCHEDULER_CONFIG: z.string().optional(),
   BERTH_HOST_SUBSET_SIZE: z.coerce.number().int().min(1).max(1000).default(1),
   BERTH_CANDIDATE_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60000),
+  BERTH_CANDIDATE_SHARED_CACHE: z.enum(['gated', 'always', 'off']).default('off'),
   BERTH_MAX_CLAIM_ATTEMPTS: z.coerce.number().int().min(1).max(1000).default(10),
   BERTH_CLAIM_BATCH: z.coerce.number().int().min(1).max(256).default(32),
   BERTH_EVALUATION_REUSE_MS: z.coerce.number().int().min(0).max(60000).default(1000),
@@ -136,6 +137,11 @@ export interface Config {
     readonly plugins: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
     readonly hostSubsetSize: number;
     readonly cacheTtlMs: number;
+    /**
+     * The shared (Redis) layer of the candidate cache: `gated` consults it only while it pays
+     * (UsefulnessGate), `always` on every lookup, `off` never (the local layer stays).
+     */
+    readonly sharedCandidateCache: 'gated' | 'always' | 'off';
     readonly maxClaimAttempts: number;
     /** Most new-consumer claims written in one transaction (group commit); 1 = no batching. */
     readonly claimBatch: number;
@@ -294,6 +300,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       plugins: pluginConfigOrThrow(e.BERTH_SCHEDULER_CONFIG),
       hostSubsetSize: e.BERTH_HOST_SUBSET_SIZE,
       cacheTtlMs: e.BERTH_CANDIDATE_CACHE_TTL_MS,
+      sharedCandidateCache: e.BERTH_CANDIDATE_SHARED_CACHE,
       maxClaimAttempts: e.BERTH_MAX_CLAIM_ATTEMPTS,
       claimBatch: e.BERTH_CLAIM_BATCH,
       evaluationReuseMs: e.BERTH_EVALUATION_REUSE_MS,

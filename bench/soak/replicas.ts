@@ -45,6 +45,8 @@ export function spawnReplica(
       PORT: String(port),
       BERTH_HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
+      // The opt-in shared candidate layer stays exercised under the Redis faults.
+      BERTH_CANDIDATE_SHARED_CACHE: 'gated',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

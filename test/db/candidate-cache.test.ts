@@ -38,7 +38,7 @@ describe('candidate cache layers', () => {
     bus = new ChangeBus(`berth_changes_${db.schema}`);
     s = createServices(db.dataSource, bus);
     backend = createTestCache();
-    cache = new CandidateCache(backend, bus);
+    cache = new CandidateCache(backend, bus, 60000, 'gated');
   });
   afterAll(async () => {
     await backend.close();
@@ -87,7 +87,7 @@ describe('candidate cache layers', () => {
       [host.id],
     );
     const writerBus = new ChangeBus(`berth_changes_${db.schema}`);
-    new CandidateCache(backend, writerBus);
+    new CandidateCache(backend, writerBus, 60000, 'gated');
     writerBus.publish({ kind: 'providers', ids: [host.id] }, 'local');
     const localHits = cache.stats.localHits;
     bus.publish({ kind: 'providers', ids: [host.id] }, 'remote');
@@ -112,7 +112,7 @@ describe('candidate cache layers', () => {
     const mine = await cache.getOrCompute(req, s.candidates);
     // A second replica: its own index and local layer, the same shared backend and database.
     const otherBus = new ChangeBus(`berth_changes_${db.schema}`);
-    const other = new CandidateCache(backend, otherBus);
+    const other = new CandidateCache(backend, otherBus, 60000, 'gated');
     const theirs = await other.getOrCompute(
       req,
       createServices(db.dataSource, otherBus).candidates,
@@ -136,7 +136,7 @@ describe('candidate cache layers', () => {
   });
 
   it('stops consulting the shared layer while every entry dies unread, and says so', async () => {
-    const gated = new CandidateCache(backend, bus, 60000, {
+    const gated = new CandidateCache(backend, bus, 60000, 'gated', {
       window: 4,
       minHitRate: 1 / 4,
       probeEvery: 3,
@@ -167,4 +167,39 @@ describe('candidate cache layers', () => {
       host.uuid,
     );
   });
+
+  it.each([
+    ['always', 10, 0],
+    ['off', 0, 0],
+  ] as const)(
+    'with the shared layer %s: %i shared lookups in 10 after claims, %i bypassed',
+    async (mode, consulted, bypassed) => {
+      // A backend of its own: in process, another CandidateCache's entries could share its keys.
+      const own = createTestCache();
+      try {
+        const layered = new CandidateCache(own, bus, 60000, mode, {
+          window: 4,
+          minHitRate: 1 / 4,
+          probeEvery: 3,
+        });
+        const host = await buildResourceProvider(s, {
+          inventories: [{ resourceClass: 'VCPU', total: 100 }],
+        });
+        const lookups = () => own.stats.hits + own.stats.misses;
+        for (let i = 0; i < 10; i++) {
+          await s.allocations.set([claim(host.uuid, { VCPU: 1 })]);
+          await layered.getOrCompute(vcpu(1), s.candidates);
+        }
+        expect(layered.stats).toMatchObject({ misses: 10, sharedBypassed: bypassed });
+        // Each consulted lookup reads the epoch and the entry on Redis; in process, the entry.
+        const perLookup = own.kind === 'redis' ? 2 : 1;
+        expect(lookups()).toBe(consulted * perLookup);
+        const again = await layered.getOrCompute(vcpu(1), s.candidates);
+        expect(layered.stats.localHits).toBe(1);
+        expect(again.allocationRequests.length).toBeGreaterThan(0);
+      } finally {
+        await own.close();
+      }
+    },
+  );
 });

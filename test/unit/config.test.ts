@@ -67,6 +67,16 @@ describe('loadConfig', () => {
     );
   });
 
+  it('leaves the shared candidate layer off unless asked, and names a bad mode', () => {
+    expect(loadConfig({}).scheduler.sharedCandidateCache).toBe('off');
+    expect(
+      loadConfig({ BERTH_CANDIDATE_SHARED_CACHE: 'gated' }).scheduler.sharedCandidateCache,
+    ).toBe('gated');
+    expect(() => loadConfig({ BERTH_CANDIDATE_SHARED_CACHE: 'yes' })).toThrow(
+      /BERTH_CANDIDATE_SHARED_CACHE/,
+    );
+  });
+
   it('takes CORS origins as a checked list, none by default', () => {
     expect(loadConfig({}).corsOrigins).toEqual([]);
     expect(

@@ -3,9 +3,11 @@
 //   index is at the same revision. Computing again from the same index state gives the same answer,
 //   so a local hit is exact; it is what lets a stream of identical requests (a scheduler placing
 //   many instances of one flavor) share one computation between two index changes.
-// - Shared (Redis, or the in-process LRU on the embedded default): every change to providers,
-//   inventories, allocations, traits or aggregates bumps a shared epoch that is part of every key,
-//   so an entry is never served after a change this deployment has committed; entries also expire.
+// - Shared (Redis, or the in-process LRU on the embedded default), off unless configured
+//   (BERTH_CANDIDATE_SHARED_CACHE): every change to providers, inventories, allocations, traits or
+//   aggregates bumps a shared epoch that is part of every key, so an entry is never served after a
+//   change this deployment has committed; entries also expire. Measured slower than computing the
+//   answer from the index, even across replicas (docs/scheduling-moves.md), hence off by default.
 // Both are hints: claims are validated in PostgreSQL, so even a stale entry cannot over-commit.
 import { createHash } from 'node:crypto';
 import type { Cache } from '../../cache/cache';
@@ -64,6 +66,9 @@ export interface CandidateSource {
   find(req: CandidateRequest): Promise<AllocationCandidates>;
 }
 
+/** How the shared layer is consulted: only while it pays, on every lookup, or never. */
+export type SharedLayerMode = 'gated' | 'always' | 'off';
+
 interface LocalEntry {
   readonly revision: number;
   readonly value: AllocationCandidates;
@@ -83,13 +88,19 @@ export class CandidateCache {
   private pendingIncr: Promise<unknown> = Promise.resolve();
   private readonly epochKey = cacheKey('candidates', 'epoch');
 
+  /** False when the shared layer is configured off (`BERTH_CANDIDATE_SHARED_CACHE=off`). */
+  private readonly sharedOn: boolean;
+
   constructor(
     private readonly cache: Cache,
     bus: ChangeBus,
     private readonly ttlMs = 60000,
+    mode: SharedLayerMode = 'off',
     gate: GateOptions = DEFAULT_GATE,
   ) {
-    this.shared = new UsefulnessGate(gate);
+    this.sharedOn = mode !== 'off';
+    // A gate that never closes: every lookup consults the shared layer.
+    this.shared = new UsefulnessGate(mode === 'always' ? { ...gate, minHitRate: 0 } : gate);
     bus.subscribe((change, origin) => {
       if (change.kind === 'catalog') {
         return;
@@ -97,7 +108,7 @@ export class CandidateCache {
       this.localEpoch++;
       // The writer bumps the shared epoch; other replicas hear the change but need not repeat it.
       // The in-process cache is per process, so its local epoch already covers remote changes.
-      if (origin === 'local' && this.cache.kind === 'redis') {
+      if (origin === 'local' && this.sharedOn && this.cache.kind === 'redis') {
         this.pendingIncr = this.cache.incr(this.epochKey);
       }
     });
@@ -145,7 +156,7 @@ export class CandidateCache {
       return local.value;
     }
     const epochAtKey = this.localEpoch;
-    const key = this.shared.use() ? await this.key(canonical) : undefined;
+    const key = this.sharedOn && this.shared.use() ? await this.key(canonical) : undefined;
     let value = key ? await this.cache.get<AllocationCandidates>(key) : undefined;
     if (key) {
       this.shared.record(value !== undefined);

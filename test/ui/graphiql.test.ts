@@ -1,0 +1,67 @@
+// GraphiQL in a real browser with no internet: berth's /graphql page loads every script, style
+// and editor worker from berth itself, draws the editor, and runs a query typed into it.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { BERTH_VERSION, MAX_MICROVERSION } from '../../src/version';
+import { createTestApp, type TestApp } from '../support/app';
+import { CHROMIUM, type ConsoleHarness, openConsole } from '../support/console-build';
+
+const browserIt = CHROMIUM ? it : it.skip;
+const SHOTS = path.resolve(__dirname, '../../test-results/console');
+
+describe(`GraphiQL offline in chromium${CHROMIUM ? '' : ' (skipped: apt-get install chromium)'}`, () => {
+  let t: TestApp;
+  let harness: ConsoleHarness | undefined;
+
+  beforeAll(async () => {
+    if (!CHROMIUM) {
+      return;
+    }
+    mkdirSync(SHOTS, { recursive: true });
+    t = await createTestApp();
+    harness = await openConsole(t.app);
+  });
+  afterAll(async () => {
+    await harness?.close();
+    await t?.close();
+  });
+
+  browserIt(
+    'draws the editor from berth’s own assets and runs a query',
+    async () => {
+      const { base, page } = harness!;
+      const elsewhere: string[] = [];
+      page.on('request', (r) => {
+        if (
+          !r.url().startsWith(base) &&
+          !r.url().startsWith('data:') &&
+          !r.url().startsWith('blob:')
+        ) {
+          elsewhere.push(r.url());
+        }
+      });
+      await page.goto(`${base}/graphql`);
+      await page.waitForSelector('.graphiql-container', { timeout: 15_000 });
+      await page.click('[aria-label="Operation Editor"]');
+      await page.keyboard.press('Control+A');
+      await page.keyboard.insertText('query { version { berth placementMicroversion } }');
+      await page.click('.graphiql-execute-button');
+      await page.waitForFunction(
+        () =>
+          document
+            .querySelector('.graphiql-response')
+            ?.textContent?.includes('placementMicroversion'),
+        undefined,
+        { timeout: 15_000 },
+      );
+      const answer = await page.$eval('.graphiql-response', (el) => el.textContent ?? '');
+      await page.screenshot({ path: path.join(SHOTS, 'graphiql.png') });
+      // The result pane draws spaces as no-break spaces.
+      expect(JSON.parse(answer.replace(/\u00a0/g, ' '))).toEqual({
+        data: { version: { berth: BERTH_VERSION, placementMicroversion: MAX_MICROVERSION } },
+      });
+      expect(elsewhere).toEqual([]);
+    },
+    60_000,
+  );
+});

@@ -1,21 +1,16 @@
 // Test helper: parses a GET /allocation_candidates query string (microversion 1.39 syntax) into a
 // CandidateRequest, so ported gabbits read like the YAML (upstream: placement/lib.py + util.py).
-import type {
-  CandidateRequest,
-  RequestGroup,
+// Group keys and traits go through the domain's own syntax (src/placement/query-syntax). Amounts,
+// member_of and in_tree are taken as written: the engine's checks of amounts are under test, and
+// these tests name aggregates and providers symbolically ('agg-A') where requests give uuids.
+import {
+  type CandidateRequest,
+  emptyRequestGroup,
+  type RequestGroup,
 } from '../../../../src/placement/allocation-candidates/request';
+import { parseTraitValueOrThrow, splitGroupKey } from '../../../../src/placement/query-syntax';
 
-interface MutableGroup {
-  suffix: string;
-  resources: Record<string, number>;
-  requiredTraits: string[][];
-  forbiddenTraits: string[];
-  memberOf: string[][];
-  forbiddenAggregates: string[];
-  inTree?: string;
-}
-
-const KEY = /^(resources|required|member_of|in_tree)([a-zA-Z0-9_-]*)$/;
+type MutableGroup = ReturnType<typeof emptyRequestGroup> & { inTree?: string };
 
 /** Parses `qs` (plus the test-only key randomize=true, Placement's config option) (with $ENVIRON['X'] substituted from `env`) into a request. */
 export function parseQuery(
@@ -33,14 +28,7 @@ export function parseQuery(
   const group = (suffix: string): MutableGroup => {
     let g = groups.get(suffix);
     if (!g) {
-      g = {
-        suffix,
-        resources: {},
-        requiredTraits: [],
-        forbiddenTraits: [],
-        memberOf: [],
-        forbiddenAggregates: [],
-      };
+      g = emptyRequestGroup(suffix);
       groups.set(suffix, g);
     }
     return g;
@@ -55,23 +43,20 @@ export function parseQuery(
   } = { sameSubtree: [] };
   for (const pair of text.replace(/^\?/, '').split('&').filter(Boolean)) {
     const [key, value = ''] = pair.split('=') as [string, string?];
-    const m = KEY.exec(key);
+    const m = splitGroupKey(key, true);
     if (m) {
-      const g = group(m[2]!);
-      if (m[1] === 'resources') {
+      const g = group(m.suffix);
+      if (m.param === 'resources') {
+        // Amounts as written: the engine's own checks (amount >= 1, ...) are under test too.
         for (const item of value.split(',')) {
           const [rc, amount] = item.split(':') as [string, string];
           g.resources[rc] = Number(amount);
         }
-      } else if (m[1] === 'required') {
-        if (value.startsWith('in:')) {
-          g.requiredTraits.push(value.slice(3).split(','));
-        } else {
-          for (const t of value.split(',')) {
-            t.startsWith('!') ? g.forbiddenTraits.push(t.slice(1)) : g.requiredTraits.push([t]);
-          }
-        }
-      } else if (m[1] === 'member_of') {
+      } else if (m.param === 'required') {
+        const terms = parseTraitValueOrThrow(value);
+        g.requiredTraits.push(...terms.required);
+        g.forbiddenTraits.push(...terms.forbidden);
+      } else if (m.param === 'member_of') {
         if (value.startsWith('!in:')) {
           g.forbiddenAggregates.push(...value.slice(4).split(','));
         } else if (value.startsWith('!')) {

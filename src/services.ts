@@ -2,8 +2,8 @@
 import type { DataSource } from 'typeorm';
 import { AggregateService } from './placement/aggregate';
 import { AllocationService } from './placement/allocation';
+import { CandidateService } from './placement/allocation-candidates/candidate-service';
 import type { CandidateBounds } from './placement/allocation-candidates/find-allocation-candidates';
-import { CandidateService } from './placement/candidates';
 import { CapacityService } from './placement/capacity';
 import { ChangeBus } from './placement/change-bus';
 import { ConsumerListService } from './placement/consumer-list';

@@ -1,7 +1,7 @@
 // The capacity service: rollups (src/placement/capacity-rollup.ts) and utilisation ranking over
 // the replica's capacity index, for dashboards. No SQL: the index is the candidate engine's.
 
-import type { CandidateService } from './candidates';
+import type { CandidateService } from './allocation-candidates/candidate-service';
 import {
   type CapacityGroup,
   type CapacityGrouping,

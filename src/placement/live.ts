@@ -3,7 +3,7 @@
 // other replicas' through LISTEN/NOTIFY; no other broker). Each subscription holds one bounded
 // feed (src/placement/change-feed.ts); closing it unsubscribes at once, even while it waits.
 
-import type { CandidateService } from './candidates';
+import type { CandidateService } from './allocation-candidates/candidate-service';
 import type { CapacityService } from './capacity';
 import type { CapacityGroup, CapacityGrouping } from './capacity-rollup';
 import { compileProviderFilter } from './capacity-rollup';

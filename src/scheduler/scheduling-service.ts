@@ -3,6 +3,7 @@
 // consumer with fall-through to the next host on conflict, all or nothing for multi-create
 // (Nova: scheduler/manager.py select_destinations, scheduler/utils.py claim_resources).
 import type { Logger } from '../logger';
+import type { CandidateService } from '../placement/allocation-candidates/candidate-service';
 import { SHARING_TRAIT } from '../placement/allocation-candidates/capacity-index';
 import type { CandidateRequest } from '../placement/allocation-candidates/request';
 import type {
@@ -10,7 +11,6 @@ import type {
   AllocationRequest,
   ProviderAllocation,
 } from '../placement/allocation-candidates/results';
-import type { CandidateService } from '../placement/candidates';
 import type { Claimed, ClaimService } from '../placement/claims';
 import { ConflictError, ErrorCode } from '../placement/errors';
 import type { AggregateMetadataCache } from '../placement/host-rows';

@@ -5,7 +5,7 @@
 
 /** What a cached scheduler result was computed from. */
 export interface StateVersion {
-  /** Capacity index revision (src/placement/candidates.ts `revision`). */
+  /** Capacity index revision (src/placement/allocation-candidates/candidate-service.ts `revision`). */
   readonly index: number;
   /** Aggregate-metadata version (src/placement/host-rows.ts `AggregateMetadataCache.changes`). */
   readonly aggregates: number;

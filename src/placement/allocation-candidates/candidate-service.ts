@@ -3,17 +3,17 @@
 // through NOTIFY). Answers are as fresh as the last committed change this replica has heard of;
 // claims are always re-validated in PostgreSQL, so staleness can cost a retry, never correctness.
 import type { DataSource } from 'typeorm';
-import { CapacityIndex } from './allocation-candidates/capacity-index';
+import type { Change, ChangeBus } from '../change-bus';
+import { loadAllIndexRows, loadCatalogs, loadProviderRows } from './candidate-rows';
+import { CapacityIndex } from './capacity-index';
 import {
   type CandidateBounds,
   DEFAULT_CANDIDATE_BOUNDS,
   type FindOptions,
   findAllocationCandidates,
-} from './allocation-candidates/find-allocation-candidates';
-import type { CandidateRequest } from './allocation-candidates/request';
-import type { AllocationCandidates } from './allocation-candidates/results';
-import { loadAllIndexRows, loadCatalogs, loadProviderRows } from './candidate-rows';
-import type { Change, ChangeBus } from './change-bus';
+} from './find-allocation-candidates';
+import type { CandidateRequest } from './request';
+import type { AllocationCandidates } from './results';
 
 /** Index freshness statistics (metrics). */
 export interface CandidateIndexStats {

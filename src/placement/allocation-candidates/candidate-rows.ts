@@ -1,8 +1,8 @@
 // Reads the rows the in-memory capacity index is built from: all of them at start (one
 // consistent snapshot), or those of a few providers after a change notification.
 import type { DataSource, EntityManager } from 'typeorm';
-import type { IndexRows } from './allocation-candidates/index-rows';
-import type { InventoryColumns } from './types';
+import type { InventoryColumns } from '../types';
+import type { IndexRows } from './index-rows';
 
 async function rowsIn(em: EntityManager, ids: readonly number[] | undefined): Promise<IndexRows> {
   const all = ids === undefined;

@@ -65,7 +65,9 @@ describe('findAllocationCandidates against the reference enumerator', () => {
     fc.assert(
       fc.property(caseArb, fc.integer({ min: 1, max: 4 }), ({ rows, req }, limit) => {
         const index = CapacityIndex.fromRows(rows);
-        const full = new Set(engineSet(findAllocationCandidates(index, req)));
+        const full = new Set(
+          engineSet(findAllocationCandidates(index, req, { bounds: UNBOUNDED })),
+        );
         const sample = engineSet(
           findAllocationCandidates(index, { ...req, limit, randomize: true }),
         );

@@ -9,7 +9,7 @@ import { type InventoryService, inventoriesOf } from '../placement/inventory';
 import { isCustomName } from '../placement/names';
 import {
   createMissingClasses,
-  insertRootProvider,
+  insertProvider,
   lockProviderByUuid,
   otherProviderNamed,
   renameProvider,
@@ -115,7 +115,7 @@ async function applyIn(
       lines.push(`name ${existing.name}→${plan.name}`);
     }
   } else {
-    id = await insertRootProvider(em, plan.uuid, plan.name);
+    id = await insertProvider(em, { uuid: plan.uuid, name: plan.name });
   }
   const current = existing ? await inventoriesOf(em, [id]) : [];
   const diff = diffInventories(current, plan.inventories);

@@ -1,29 +1,11 @@
 // Domain error hierarchy with Placement's stable error codes (upstream: placement/errors.py + exception.py).
 // The domain throws only these; adapters (GraphQL, REST) map them to their wire format.
 
-/** Stable error codes. Never change or reuse one (upstream errors.py rule). */
-export const ErrorCode = {
-  DEFAULT: 'placement.undefined_code',
-  INVENTORY_INUSE: 'placement.inventory.inuse',
-  CONCURRENT_UPDATE: 'placement.concurrent_update',
-  DUPLICATE_NAME: 'placement.duplicate_name',
-  PROVIDER_IN_USE: 'placement.resource_provider.inuse',
-  PROVIDER_CANNOT_DELETE_PARENT: 'placement.resource_provider.cannot_delete_parent',
-  RESOURCE_PROVIDER_NOT_FOUND: 'placement.resource_provider.not_found',
-  ILLEGAL_DUPLICATE_QUERYPARAM: 'placement.query.duplicate_key',
-  QUERYPARAM_BAD_VALUE: 'placement.query.bad_value',
-  QUERYPARAM_MISSING_VALUE: 'placement.query.missing_value',
-  // berth-specific codes (same naming scheme, own namespace).
-  QUOTA_EXCEEDED: 'berth.quota.exceeded',
-  UNAVAILABLE: 'berth.unavailable',
-  MOVE_NOT_IN_PROGRESS: 'berth.move.not_in_progress',
-  MOVE_IN_PROGRESS: 'berth.move.in_progress',
-  NO_VALID_HOST: 'berth.schedule.no_valid_host',
-  TOO_MANY_CANDIDATES: 'berth.too_many_candidates',
-  FORBIDDEN: 'berth.forbidden',
-  TOO_MANY_SUBSCRIPTIONS: 'berth.too_many_subscriptions',
-  // Precise codes for failures Placement reports with a generic code. GraphQL sends these; the
-  // REST facade sends the Placement code in REST_CODE below, exactly as Placement does.
+/**
+ * Precise codes for failures Placement reports with its generic code. GraphQL sends these; the
+ * REST facade sends Placement's code instead ({@link restCode}), exactly as Placement does.
+ */
+const PRECISE_CODES = {
   INVALID_INPUT: 'berth.invalid_input',
   INVALID_UUID: 'berth.invalid_uuid',
   INVALID_NAME: 'berth.invalid_name',
@@ -52,42 +34,42 @@ export const ErrorCode = {
   QUOTA_UNKNOWN_RESOURCE: 'berth.quota.unknown_resource',
   UNKNOWN_PLUGIN: 'berth.scheduler.unknown_plugin',
 } as const;
+
+/** Stable error codes. Never change or reuse one (upstream errors.py rule). */
+export const ErrorCode = {
+  DEFAULT: 'placement.undefined_code',
+  INVENTORY_INUSE: 'placement.inventory.inuse',
+  CONCURRENT_UPDATE: 'placement.concurrent_update',
+  DUPLICATE_NAME: 'placement.duplicate_name',
+  PROVIDER_IN_USE: 'placement.resource_provider.inuse',
+  PROVIDER_CANNOT_DELETE_PARENT: 'placement.resource_provider.cannot_delete_parent',
+  RESOURCE_PROVIDER_NOT_FOUND: 'placement.resource_provider.not_found',
+  ILLEGAL_DUPLICATE_QUERYPARAM: 'placement.query.duplicate_key',
+  QUERYPARAM_BAD_VALUE: 'placement.query.bad_value',
+  QUERYPARAM_MISSING_VALUE: 'placement.query.missing_value',
+  // berth-specific codes (same naming scheme, own namespace).
+  QUOTA_EXCEEDED: 'berth.quota.exceeded',
+  UNAVAILABLE: 'berth.unavailable',
+  MOVE_NOT_IN_PROGRESS: 'berth.move.not_in_progress',
+  MOVE_IN_PROGRESS: 'berth.move.in_progress',
+  NO_VALID_HOST: 'berth.schedule.no_valid_host',
+  TOO_MANY_CANDIDATES: 'berth.too_many_candidates',
+  FORBIDDEN: 'berth.forbidden',
+  TOO_MANY_SUBSCRIPTIONS: 'berth.too_many_subscriptions',
+  ...PRECISE_CODES,
+} as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
-/** The Placement code the REST facade sends for each precise berth code (others: itself). */
-const REST_CODE: Partial<Record<ErrorCode, ErrorCode>> = {
-  [ErrorCode.INVALID_INPUT]: ErrorCode.DEFAULT,
-  [ErrorCode.INVALID_UUID]: ErrorCode.DEFAULT,
-  [ErrorCode.INVALID_NAME]: ErrorCode.DEFAULT,
-  [ErrorCode.CONCURRENT_DELETE]: ErrorCode.DEFAULT,
-  [ErrorCode.UNKNOWN_PROVIDER]: ErrorCode.DEFAULT,
-  [ErrorCode.INVALID_PARENT]: ErrorCode.DEFAULT,
-  [ErrorCode.RESOURCE_CLASS_NOT_FOUND]: ErrorCode.DEFAULT,
-  [ErrorCode.RESOURCE_CLASS_EXISTS]: ErrorCode.DEFAULT,
-  [ErrorCode.RESOURCE_CLASS_INUSE]: ErrorCode.DEFAULT,
-  [ErrorCode.RESOURCE_CLASS_STANDARD]: ErrorCode.DEFAULT,
-  [ErrorCode.TRAIT_NOT_FOUND]: ErrorCode.DEFAULT,
-  [ErrorCode.TRAIT_EXISTS]: ErrorCode.DEFAULT,
-  [ErrorCode.TRAIT_INUSE]: ErrorCode.DEFAULT,
-  [ErrorCode.TRAIT_STANDARD]: ErrorCode.DEFAULT,
-  [ErrorCode.INVENTORY_INVALID]: ErrorCode.DEFAULT,
-  [ErrorCode.INVENTORY_NOT_FOUND]: ErrorCode.DEFAULT,
-  [ErrorCode.INVENTORY_EXISTS]: ErrorCode.DEFAULT,
-  [ErrorCode.ALLOCATION_INVALID]: ErrorCode.DEFAULT,
-  [ErrorCode.ALLOCATION_NO_INVENTORY]: ErrorCode.DEFAULT,
-  [ErrorCode.ALLOCATION_OUTSIDE_UNITS]: ErrorCode.DEFAULT,
-  [ErrorCode.ALLOCATION_EXCEEDS_CAPACITY]: ErrorCode.DEFAULT,
-  [ErrorCode.CONSUMER_NOT_FOUND]: ErrorCode.DEFAULT,
-  [ErrorCode.CANDIDATES_INVALID]: ErrorCode.DEFAULT,
-  [ErrorCode.CANDIDATES_NO_RESOURCES]: ErrorCode.QUERYPARAM_MISSING_VALUE,
-  [ErrorCode.QUOTA_INVALID_LIMIT]: ErrorCode.DEFAULT,
-  [ErrorCode.QUOTA_UNKNOWN_RESOURCE]: ErrorCode.DEFAULT,
-  [ErrorCode.UNKNOWN_PLUGIN]: ErrorCode.DEFAULT,
+const PRECISE: ReadonlySet<string> = new Set(Object.values(PRECISE_CODES));
+
+/** Precise codes whose REST form is a Placement code other than the generic one. */
+const REST_EXCEPTIONS: Readonly<Record<string, ErrorCode>> = {
+  [PRECISE_CODES.CANDIDATES_NO_RESOURCES]: ErrorCode.QUERYPARAM_MISSING_VALUE,
 };
 
 /** The code the REST facade sends for `code`: Placement's own where berth's is more precise. */
 export function restCode(code: string): string {
-  return REST_CODE[code as ErrorCode] ?? code;
+  return PRECISE.has(code) ? (REST_EXCEPTIONS[code] ?? ErrorCode.DEFAULT) : code;
 }
 
 /** HTTP-ish class of an error; REST uses it as the status, GraphQL exposes it as extensions.status. */

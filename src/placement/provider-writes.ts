@@ -1,6 +1,6 @@
-// Provider and class writes inside a caller's transaction, for callers that compose several
-// domain steps in one transaction (the legacy compute-node import). The public services open
-// their own transactions; these are the same statements without one.
+// Provider and class writes inside a caller's transaction: the statements the public services run
+// in their own transactions (ResourceProviderService.create inserts through insertProvider), for
+// callers that compose several domain steps in one transaction (the legacy compute-node import).
 import type { DataSource, EntityManager } from 'typeorm';
 
 /** The uuid of another provider already named `name` (not `uuid`), if any. */
@@ -28,17 +28,24 @@ export async function providerUuidByName(
   return rows[0]?.uuid;
 }
 
-/** Inserts a root provider (its own root) and returns its id. */
-export async function insertRootProvider(
+/**
+ * Inserts a provider in one statement and returns its id: a child of `parent`, or a root (its new
+ * id is also its root id). A null `uuid` draws a random one.
+ */
+export async function insertProvider(
   em: EntityManager,
-  uuid: string,
-  name: string,
+  p: {
+    readonly uuid: string | null;
+    readonly name: string;
+    readonly parent?: { readonly id: number; readonly rootId: number };
+  },
 ): Promise<number> {
   const rows: { id: number }[] = await em.query(
     `WITH n AS (SELECT nextval(pg_get_serial_sequence('resource_providers', 'id'))::int AS id)
      INSERT INTO resource_providers (id, uuid, name, generation, root_provider_id, parent_provider_id)
-     SELECT n.id, $1::uuid, $2, 0, n.id, NULL FROM n RETURNING id`,
-    [uuid, name],
+     SELECT n.id, COALESCE($1::uuid, gen_random_uuid()), $2, 0, COALESCE($3::int, n.id), $4::int FROM n
+     RETURNING id`,
+    [p.uuid, p.name, p.parent?.rootId ?? null, p.parent?.id ?? null],
   );
   return rows[0]!.id;
 }

@@ -7,6 +7,7 @@ import { type ChangeBus, writeTransaction } from './change-bus';
 import { BadRequestError, ConflictError, ErrorCode, NotFoundError } from './errors';
 import { type ProviderFilterSql, providerFilterSql } from './provider-filter';
 import { PROVIDER_SELECT, type ProviderRow, toProviderRecord } from './provider-record';
+import { insertProvider } from './provider-writes';
 import type { ResourceProviderRecord } from './types';
 import { isUuid, normalizeUuidOrThrow } from './uuid';
 
@@ -114,7 +115,7 @@ export class ResourceProviderService {
   }
 
   /**
-   * Providers matching `filter`, by id, after `afterId`, at most `limit`.
+   * Providers matching `filter`, by id, after `page.afterId`, at most `page.limit`.
    * @throws BadRequestError for unknown resource classes or traits in the filter.
    */
   async list(
@@ -122,9 +123,21 @@ export class ResourceProviderService {
     page: { afterId?: number; limit?: number } = {},
     em: EntityManager = this.ds.manager,
   ): Promise<ResourceProviderRecord[]> {
+    return (await this.page(filter, page, em)).rows;
+  }
+
+  /**
+   * A page of {@link list}, and how to count every provider the filter matches: the filter (and
+   * its name lookups) is built once, so counting is one more statement.
+   */
+  async page(
+    filter: ProviderFilterSql = {},
+    page: { afterId?: number; limit?: number } = {},
+    em: EntityManager = this.ds.manager,
+  ): Promise<{ rows: ResourceProviderRecord[]; count: () => Promise<number> }> {
     const built = await providerFilterSql(em, filter);
     if (!built) {
-      return [];
+      return { rows: [], count: async () => 0 };
     }
     const params = [...built.params];
     const where = [...built.where];
@@ -138,24 +151,17 @@ export class ResourceProviderService {
       sql += ` LIMIT $${params.length}`;
     }
     const rows: ProviderRow[] = await em.query(sql, params);
-    return rows.map(toProviderRecord);
-  }
-
-  /** How many providers match `filter` (one statement after the filter's name lookups). */
-  async count(
-    filter: ProviderFilterSql = {},
-    em: EntityManager = this.ds.manager,
-  ): Promise<number> {
-    const built = await providerFilterSql(em, filter);
-    if (!built) {
-      return 0;
-    }
-    const where = built.where.length ? `WHERE ${built.where.join(' AND ')}` : '';
-    const rows: { n: number }[] = await em.query(
-      `SELECT count(*)::int AS n FROM (${PROVIDER_SELECT} ${where}) q`,
-      built.params,
-    );
-    return rows[0]!.n;
+    const matching = built.where.length ? `WHERE ${built.where.join(' AND ')}` : '';
+    return {
+      rows: rows.map(toProviderRecord),
+      count: async () => {
+        const n: { n: number }[] = await em.query(
+          `SELECT count(*)::int AS n FROM (${PROVIDER_SELECT} ${matching}) q`,
+          built.params,
+        );
+        return n[0]!.n;
+      },
+    };
   }
 
   /**
@@ -194,16 +200,13 @@ export class ResourceProviderService {
             );
           }
         }
-        // One statement: the new id is also the root id when there is no parent.
-        const rows: { id: number }[] = await em.query(
-          `WITH n AS (SELECT nextval(pg_get_serial_sequence('resource_providers', 'id'))::int AS id)
-           INSERT INTO resource_providers (id, uuid, name, generation, root_provider_id, parent_provider_id)
-           SELECT n.id, COALESCE($1::uuid, gen_random_uuid()), $2, 0, COALESCE($3::int, n.id), $4::int FROM n
-           RETURNING id`,
-          [uuid ?? null, input.name, parent?.root_provider_id ?? null, parent?.id ?? null],
-        );
-        changes.providers([rows[0]!.id]);
-        const created = await this.byIds([rows[0]!.id], em);
+        const id = await insertProvider(em, {
+          uuid: uuid ?? null,
+          name: input.name,
+          parent: parent && { id: parent.id, rootId: parent.root_provider_id },
+        });
+        changes.providers([id]);
+        const created = await this.byIds([id], em);
         return created[0]!;
       });
     } catch (err) {

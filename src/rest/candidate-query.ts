@@ -6,6 +6,7 @@ import {
   type CandidateRequest,
   emptyRequestGroup,
   type RequestGroup,
+  type RequestGroupDraft,
 } from '../placement/allocation-candidates/request';
 import { ErrorCode } from '../placement/errors';
 import { splitGroupKey } from '../placement/query-syntax';
@@ -20,19 +21,9 @@ import {
 } from './qs-parsers';
 import type { QueryParams } from './query-params';
 
-type MutableGroup = {
-  suffix: string;
-  resources: Record<string, number>;
-  requiredTraits: string[][];
-  forbiddenTraits: string[];
-  memberOf: string[][];
-  forbiddenAggregates: string[];
-  inTree?: string;
-};
-
 /** Groups keyed by suffix in first-appearance order (lib.RequestGroup._parse_request_items). */
-function parseGroupsOrThrow(q: QueryParams, v: Microversion): MutableGroup[] {
-  const bySuffix = new Map<string, MutableGroup>();
+function parseGroupsOrThrow(q: QueryParams, v: Microversion): RequestGroupDraft[] {
+  const bySuffix = new Map<string, RequestGroupDraft>();
   for (const [key, val] of q.items()) {
     const m = splitGroupKey(key, v.matches('1.33'));
     if (!m) {
@@ -62,7 +53,7 @@ function parseGroupsOrThrow(q: QueryParams, v: Microversion): MutableGroup[] {
 }
 
 /** Before 1.36 every group needs resources (lib.RequestGroup._check_for_orphans). */
-function checkOrphansOrThrow(groups: readonly MutableGroup[]): void {
+function checkOrphansOrThrow(groups: readonly RequestGroupDraft[]): void {
   const traitOrphans = groups
     .filter((g) => g.requiredTraits.length > 0 && Object.keys(g.resources).length === 0)
     .map((g) => `required${g.suffix}`);

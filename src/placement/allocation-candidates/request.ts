@@ -19,15 +19,19 @@ export interface RequestGroup {
   readonly inTree?: string;
 }
 
-/** A request group with nothing asked yet, for `suffix` ('' = unsuffixed); its fields are fresh. */
-export function emptyRequestGroup(suffix: string): {
+/** A request group being parsed: a {@link RequestGroup} whose fields are still filled in. */
+export interface RequestGroupDraft {
   suffix: string;
   resources: Record<string, number>;
   requiredTraits: string[][];
   forbiddenTraits: string[];
   memberOf: string[][];
   forbiddenAggregates: string[];
-} {
+  inTree?: string;
+}
+
+/** A request group with nothing asked yet, for `suffix` ('' = unsuffixed); its fields are fresh. */
+export function emptyRequestGroup(suffix: string): RequestGroupDraft {
   return {
     suffix,
     resources: {},

@@ -1,7 +1,9 @@
 // Applies pre-candidate amendments to the request (upstream: nova/scheduler/request_filter.py, which
 // edits the RequestSpec's member_of / forbidden aggregates / root traits before the Placement query).
-import type { RequestGroup } from '../../placement/allocation-candidates/request';
-import { emptyRequestGroup } from '../helpers';
+import {
+  emptyRequestGroup,
+  type RequestGroup,
+} from '../../placement/allocation-candidates/request';
 import type { RequestAmendment, RequestSpec } from '../plugin-api';
 import { errorMessage } from './isolation';
 
@@ -77,12 +79,6 @@ export function readAmendment(
   } catch (err) {
     return { problem: `amendment cannot be read: ${errorMessage(err)}` };
   }
-}
-
-/** Why an amendment returned by a plugin is malformed, or `null` when it is well formed. */
-export function amendmentProblem(value: unknown): string | null {
-  const read = readAmendment(value);
-  return 'problem' in read ? read.problem : null;
 }
 
 function unique(values: readonly string[]): string[] {

@@ -1,25 +1,8 @@
 // Builds HostViews from batched query rows (one query per table for all candidate trees), so plugins
 // never cause per-host queries (upstream: nova/scheduler/host_manager.py HostState population).
-import type {
-  AggregateMetadataRow,
-  HostInventoryRow,
-  HostRowSet,
-  HostTraitRow,
-  MembershipRow,
-  ProviderRow,
-  UsageRow,
-} from '../../placement/host-rows';
+import type { HostRowSet, ProviderRow } from '../../placement/host-rows';
 import { buildHostView, type InventoryInput, type ProviderInput } from '../helpers';
 import type { AllocationRequestView, HostView } from '../plugin-api';
-
-export type {
-  AggregateMetadataRow,
-  HostInventoryRow,
-  HostTraitRow,
-  MembershipRow,
-  ProviderRow,
-  UsageRow,
-};
 
 /** Everything loaded for a batch of candidate trees, with each tree's allocation request. */
 export interface HostRows extends HostRowSet {

@@ -6,11 +6,7 @@ import type {
   FailurePolicy,
   RequestAmendment,
 } from '../../../src/scheduler/plugin-api';
-import {
-  amendmentProblem,
-  applyAmendment,
-  readAmendment,
-} from '../../../src/scheduler/runtime/amend';
+import { applyAmendment, readAmendment } from '../../../src/scheduler/runtime/amend';
 import { createPipeline } from '../../../src/scheduler/runtime/pipeline';
 import { runPipeline } from '../../support/plugin';
 
@@ -78,7 +74,13 @@ describe('applyAmendment', () => {
   });
 });
 
-describe('amendmentProblem', () => {
+/** Why readAmendment refuses `value`, or null when it reads it. */
+function problemOf(value: unknown): string | null {
+  const read = readAmendment(value);
+  return 'problem' in read ? read.problem : null;
+}
+
+describe('readAmendment problems', () => {
   it.each([
     [[], 'amendment must be an object or null'],
     [{ memberOf: ['a'] }, 'memberOf must be a list of lists of non-empty strings'],
@@ -86,7 +88,7 @@ describe('amendmentProblem', () => {
     [{ note: 3 }, 'note must be a string'],
     [{ memberOf: [['a']], note: 'ok' }, null],
   ])('%j -> %p', (value, want) => {
-    expect(amendmentProblem(value)).toBe(want);
+    expect(problemOf(value)).toBe(want);
   });
 });
 

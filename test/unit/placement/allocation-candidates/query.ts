@@ -7,10 +7,9 @@ import {
   type CandidateRequest,
   emptyRequestGroup,
   type RequestGroup,
+  type RequestGroupDraft,
 } from '../../../../src/placement/allocation-candidates/request';
 import { parseTraitValueOrThrow, splitGroupKey } from '../../../../src/placement/query-syntax';
-
-type MutableGroup = ReturnType<typeof emptyRequestGroup> & { inTree?: string };
 
 /** Parses `qs` (plus the test-only key randomize=true, Placement's config option) (with $ENVIRON['X'] substituted from `env`) into a request. */
 export function parseQuery(
@@ -24,8 +23,8 @@ export function parseQuery(
     }
     return v;
   });
-  const groups = new Map<string, MutableGroup>();
-  const group = (suffix: string): MutableGroup => {
+  const groups = new Map<string, RequestGroupDraft>();
+  const group = (suffix: string): RequestGroupDraft => {
     let g = groups.get(suffix);
     if (!g) {
       g = emptyRequestGroup(suffix);

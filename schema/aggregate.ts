@@ -189,7 +189,6 @@ builder.mutationField('setProviderAggregates', (t) =>
         'setProviderAggregates',
         args,
         ['providerUuid', 'aggregates', 'generation'],
-        ['providerUuid', 'aggregates', 'generation'],
       );
       const { provider } = await ctx.services.aggregates.setForProvider(
         input.providerUuid,

@@ -172,7 +172,6 @@ builder.mutationField('deleteAllocations', (t) =>
         'deleteAllocations',
         args,
         ['consumerUuid'],
-        ['consumerUuid'],
       );
       const uuid = normalizeUuidOrThrow(String(input.consumerUuid), 'consumer uuid');
       await ctx.services.allocations.deleteForConsumer(uuid);

@@ -13,7 +13,7 @@ const QUERY_STRING_CODES: ReadonlySet<string> = new Set([
 ]);
 
 /** The extensions.code a GraphQL caller receives for a domain error code. */
-export function graphqlCode(code: string): string {
+function graphqlCode(code: string): string {
   return QUERY_STRING_CODES.has(code) ? ErrorCode.INVALID_INPUT : code;
 }
 

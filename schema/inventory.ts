@@ -171,12 +171,11 @@ builder.mutationField('deleteInventory', (t) =>
       }),
     },
     resolve: async (_root, args, ctx) => {
-      const input = inputOrFlat<typeof DeleteInventoryInput.$inferInput>(
-        'deleteInventory',
-        args,
-        ['providerUuid', 'resourceClass', 'generation'],
-        ['providerUuid', 'resourceClass', 'generation'],
-      );
+      const input = inputOrFlat<typeof DeleteInventoryInput.$inferInput>('deleteInventory', args, [
+        'providerUuid',
+        'resourceClass',
+        'generation',
+      ]);
       const { provider, inventories } = await ctx.services.inventories.delete(
         String(input.providerUuid),
         input.resourceClass,

@@ -9,15 +9,15 @@ import { builder } from './builder';
 export const USE_INPUT = 'Pass it in `input` (every mutation takes one input object).';
 
 /**
- * The mutation's arguments: `args.input` when given, else the flat arguments, which must then
- * include every name in `required`.
+ * The mutation's arguments: `args.input` when given, else the flat arguments `flatNames` (fields
+ * of the input type), which must then include every name in `required` (default: all of them).
  * @throws BadRequestError (berth.invalid_input) for both forms at once or a missing field.
  */
 export function inputOrFlat<T extends object>(
   field: string,
   args: { readonly input?: T | null } & Readonly<Record<string, unknown>>,
-  flatNames: readonly string[],
-  required: readonly string[],
+  flatNames: readonly (keyof T & string)[],
+  required: readonly (keyof T & string)[] = flatNames,
 ): T {
   const flat = Object.fromEntries(
     flatNames.filter((k) => args[k] !== undefined).map((k) => [k, args[k]]),
@@ -58,7 +58,7 @@ export function customNameOf(
   field: string,
   args: { readonly input?: { name: string } | null; readonly name?: string | null },
 ): string {
-  return inputOrFlat<{ name: string }>(field, args, ['name'], ['name']).name;
+  return inputOrFlat<{ name: string }>(field, args, ['name']).name;
 }
 
 /**

@@ -1,5 +1,5 @@
 // GraphQL: what scheduler plugins did to a request, as typed objects — request amendments made
-// before the candidate query, and plugin failures the pipeline isolated (src/scheduler/explanation.ts).
+// before the candidate query, and plugin failures the pipeline isolated (src/scheduler/runtime/explanation.ts).
 import type {
   AmendStep,
   PluginFailure as PluginFailureRecord,

@@ -160,7 +160,7 @@ export async function providerPage(
 ) {
   const afterId = after ? decodeProviderCursorOrThrow(after) : undefined;
   // One extra row tells whether another page exists.
-  const rows = await ctx.services.providers.list(filter, { afterId, limit: limit + 1 });
+  const { rows, count } = await ctx.services.providers.page(filter, { afterId, limit: limit + 1 });
   const page = rows.slice(0, limit);
   ctx.loaders.primeProviders(page);
   const edges = page.map((rp) => ({ cursor: providerCursor(rp.id), node: rp }));
@@ -173,7 +173,7 @@ export async function providerPage(
       endCursor: edges.at(-1)?.cursor ?? null,
     },
   };
-  return withCount(connection, () => ctx.services.providers.count(filter));
+  return withCount(connection, count);
 }
 
 export const ResourceProviderConnection = builder.connectionObject(

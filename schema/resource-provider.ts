@@ -173,7 +173,6 @@ builder.mutationField('deleteResourceProvider', (t) =>
         'deleteResourceProvider',
         args,
         ['uuid'],
-        ['uuid'],
       );
       const uuid = normalizeUuidOrThrow(String(input.uuid), 'resource provider uuid');
       await ctx.services.providers.delete(uuid);

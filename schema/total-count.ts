@@ -4,7 +4,7 @@ import type { ObjectRef } from '@pothos/core';
 import { builder } from './builder';
 
 /** A connection result that can count all rows its filter matches. */
-export interface Countable {
+interface Countable {
   readonly count: () => Promise<number>;
 }
 

@@ -137,7 +137,6 @@ builder.mutationField('setProviderTraits', (t) =>
         'setProviderTraits',
         args,
         ['providerUuid', 'traits', 'generation'],
-        ['providerUuid', 'traits', 'generation'],
       );
       const { provider, traits } = await ctx.services.providerTraits.set(
         String(input.providerUuid),

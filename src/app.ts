@@ -12,7 +12,7 @@ import { MemoryCache } from './cache/memory-cache';
 import { RedisCache } from './cache/redis-cache';
 import type { Config } from './config';
 import { type ChangeListener, startChangeListener } from './db/change-listener';
-import { openDatabase } from './db/open';
+import { openServerDatabase } from './db/open';
 import { metricsText } from './http/metrics';
 import { type Readiness, readiness } from './http/readiness';
 import { createRequestHandler } from './http/router';
@@ -21,8 +21,6 @@ import { ChangeBus } from './placement/change-bus';
 import { createRestRouter } from './rest/router';
 import { createServices, type Services } from './services';
 import { createGraphQL } from './yoga';
-
-export { authSummary } from './http/readiness';
 
 /** A running berth application (not yet bound to a port). */
 export interface App {
@@ -60,9 +58,9 @@ export interface AppOverrides {
  */
 export async function createApp(config: Config, log: Logger, o: AppOverrides = {}): Promise<App> {
   const opened = o.dataSource
-    ? { dataSource: o.dataSource, listenUrl: o.listenUrl, embedded: undefined }
-    : await openDatabase(config, log);
-  const { embedded, listenUrl } = opened;
+    ? { dataSource: o.dataSource, url: o.listenUrl, embedded: undefined }
+    : await openServerDatabase(config, log);
+  const { embedded, url: listenUrl } = opened;
   const ds = opened.dataSource;
   const cache =
     o.cache ??

@@ -4,8 +4,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DataSource } from 'typeorm';
 import type { Config } from '../config';
-import { createDataSource } from '../db/data-source';
-import { type EmbeddedPg, startEmbeddedPg } from '../db/embedded-pg';
+import { connectDatabase } from '../db/open';
 
 /** Where a running embedded server advertises its socket. */
 export function embeddedInfoPath(dataDir: string): string {
@@ -41,19 +40,11 @@ export interface CliDatabase {
 
 /** Connects as described above. */
 export async function openDatabase(config: Config): Promise<CliDatabase> {
-  let embedded: EmbeddedPg | undefined;
-  let url = config.databaseUrl ?? runningEmbeddedUrl(config.dataDir);
-  if (!url) {
-    embedded = await startEmbeddedPg(config.dataDir, { maxConnections: 4 });
-    url = embedded.url;
-  }
-  const dataSource = createDataSource({ url, poolSize: 2 });
-  try {
-    await dataSource.initialize();
-  } catch (err) {
-    await embedded?.stop();
-    throw err;
-  }
+  const { dataSource, embedded } = await connectDatabase(
+    config.databaseUrl ?? runningEmbeddedUrl(config.dataDir),
+    config.dataDir,
+    { poolSize: 2, maxConnections: 4 },
+  );
   return {
     dataSource,
     async close() {

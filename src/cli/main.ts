@@ -1,9 +1,9 @@
 // The `berth` command line: serve, migrate, db reset, token, import, version.
 import 'reflect-metadata';
 import { Command } from 'commander';
-import { authSummary } from '../app';
 import { ConfigError, loadConfig } from '../config';
 import { resetDatabase, seedStandard } from '../db/seed';
+import { authSummary } from '../http/readiness';
 import { createLogger } from '../logger';
 import { installProcessGuards } from '../process-guards';
 import { startServer } from '../server';

@@ -1,5 +1,6 @@
-// The database a server runs on: DATABASE_URL, or embedded PostgreSQL (PGlite) in the data
-// directory when it is unset; migrated and seeded with the standard classes and traits.
+// Opening the database: DATABASE_URL, or embedded PostgreSQL (PGlite) in the data directory when
+// it is unset. The server also migrates and seeds it; CLI commands connect through the same core
+// (src/cli/database.ts).
 import type { DataSource } from 'typeorm';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
@@ -7,35 +8,57 @@ import { createDataSource } from './data-source';
 import { type EmbeddedPg, startEmbeddedPg } from './embedded-pg';
 import { seedStandard } from './seed';
 
-/** An open, migrated database; `embedded` is set when berth started it. */
-export interface OpenDatabase {
+/** A connected database; `embedded` is set when berth started it. */
+export interface ConnectedDatabase {
   readonly dataSource: DataSource;
-  /** Where to LISTEN for other replicas' changes. */
-  readonly listenUrl: string;
+  /** The URL connected to (where to LISTEN for other replicas' changes). */
+  readonly url: string;
   readonly embedded: EmbeddedPg | undefined;
 }
 
 /**
- * Opens, migrates and seeds the configured database.
- * @throws when it cannot be reached or migrated (everything started is stopped first).
+ * An initialised DataSource on `url`, or on PGlite started in `dataDir` when `url` is unset.
+ * @throws when it cannot connect (a PGlite it started is stopped first).
  */
-export async function openDatabase(config: Config, log: Logger): Promise<OpenDatabase> {
-  let embedded: EmbeddedPg | undefined;
-  let url = config.databaseUrl;
-  if (!url) {
-    embedded = await startEmbeddedPg(config.dataDir, { maxConnections: config.dbPoolSize + 2 });
-    url = embedded.url;
-    log.info({ dataDir: config.dataDir }, 'embedded PostgreSQL (PGlite) started');
-  }
-  const dataSource = createDataSource({ url, poolSize: config.dbPoolSize });
+export async function connectDatabase(
+  url: string | undefined,
+  dataDir: string,
+  pool: { readonly poolSize: number; readonly maxConnections: number },
+): Promise<ConnectedDatabase> {
+  const embedded = url
+    ? undefined
+    : await startEmbeddedPg(dataDir, { maxConnections: pool.maxConnections });
+  const target = url ?? embedded!.url;
+  const dataSource = createDataSource({ url: target, poolSize: pool.poolSize });
   try {
     await dataSource.initialize();
-    await dataSource.runMigrations({ transaction: 'each' });
-    await seedStandard(dataSource.manager);
   } catch (err) {
-    await dataSource.destroy().catch(() => undefined);
     await embedded?.stop().catch(() => undefined);
     throw err;
   }
-  return { dataSource, listenUrl: url, embedded };
+  return { dataSource, url: target, embedded };
+}
+
+/**
+ * Connects the server to the configured database, then migrates it and seeds the standard classes
+ * and traits.
+ * @throws when it cannot be reached or migrated (everything started is stopped first).
+ */
+export async function openServerDatabase(config: Config, log: Logger): Promise<ConnectedDatabase> {
+  const db = await connectDatabase(config.databaseUrl, config.dataDir, {
+    poolSize: config.dbPoolSize,
+    maxConnections: config.dbPoolSize + 2,
+  });
+  if (db.embedded) {
+    log.info({ dataDir: config.dataDir }, 'embedded PostgreSQL (PGlite) started');
+  }
+  try {
+    await db.dataSource.runMigrations({ transaction: 'each' });
+    await seedStandard(db.dataSource.manager);
+  } catch (err) {
+    await db.dataSource.destroy().catch(() => undefined);
+    await db.embedded?.stop().catch(() => undefined);
+    throw err;
+  }
+  return db;
 }

@@ -4,8 +4,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { authSummary } from '../../src/app';
 import { ConfigError, loadConfig } from '../../src/config';
+import { authSummary } from '../../src/http/readiness';
 
 const PG = { DATABASE_URL: 'postgres://u@db.example:5432/berth' };
 

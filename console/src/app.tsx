@@ -73,7 +73,8 @@ function SignIn({ onToken, refused }: { onToken: (t: string) => void; refused: b
 
 function Shell({ signOut, signedIn }: { signOut: () => void; signedIn: boolean }) {
   const route = useHash();
-  const [probe] = useQuery({ query: PROBE });
+  // App's sign-in probe has just fetched this; read it from the cache instead of asking again.
+  const [probe] = useQuery({ query: PROBE, requestPolicy: 'cache-first' });
   const links = [
     ['overview', 'Overview'],
     ['providers', 'Providers'],
@@ -126,7 +127,7 @@ export function App() {
     return () => {
       live = false;
     };
-  }, [client, token]);
+  }, [client, token]); // token: whether a refusal means 'refused' or 'needs-token'
   const use = (t: string | null) => {
     storeToken(t);
     setToken(t);

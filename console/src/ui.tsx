@@ -27,7 +27,7 @@ export function UsageBar(props: {
         {props.hideLabel && <span className="visually-hidden">{props.label}: </span>}
         {int(props.used)} / {int(props.capacity)} used ({percent(ratio)})
         {props.reserved ? `, ${int(props.reserved)} reserved` : ''}
-        {warn ? ' — above 80 %' : ''}
+        {warn ? ` — above ${int(props.warnAt! * 100)} %` : ''}
       </span>
     </div>
   );
@@ -61,7 +61,7 @@ export function ErrorBox({ error }: { error: CombinedError | Error }) {
 }
 
 /** One consumer's row in a consumers table. */
-export interface ConsumerRow {
+interface ConsumerRow {
   readonly uuid: string;
   readonly userId: string;
   readonly projectId?: string;

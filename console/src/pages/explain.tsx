@@ -20,23 +20,20 @@ const EXPLAIN = graphql(`
 
 type Explained = ResultOf<typeof EXPLAIN>['explainPlacement'];
 
-/** "VCPU:2, MEMORY_MB:2048" -> resource amounts. */
-function parseResources(text: string) {
-  return text
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .map((term) => {
-      const [resourceClass = '', amount = ''] = term.split(':').map((x) => x.trim());
-      return { resourceClass, amount: Number(amount) };
-    });
-}
-
-const list = (text: string) =>
+/** The non-empty, trimmed terms of `text`, split on `separator` (default: commas). */
+const list = (text: string, separator: string | RegExp = ',') =>
   text
-    .split(',')
+    .split(separator)
     .map((s) => s.trim())
     .filter(Boolean);
+
+/** "VCPU:2, MEMORY_MB:2048" -> resource amounts. */
+function parseResources(text: string) {
+  return list(text).map((term) => {
+    const [resourceClass = '', amount = ''] = term.split(':').map((x) => x.trim());
+    return { resourceClass, amount: Number(amount) };
+  });
+}
 
 function Funnel({ e }: { e: Explained }) {
   const first = e.filterSteps[0];
@@ -89,14 +86,11 @@ export function Explain() {
 
   async function run(ev: FormEvent) {
     ev.preventDefault();
-    const extraSpecs = form.extraSpecs
-      .split(/\n|,/)
-      .map((s) => s.trim())
-      .filter(Boolean)
-      .map((kv) => ({
-        key: kv.split('=')[0]!.trim(),
-        value: kv.split('=').slice(1).join('=').trim(),
-      }));
+    const extraSpecs = list(form.extraSpecs, /\n|,/).map((kv) => ({
+      key: kv.split('=')[0]!.trim(),
+      value: kv.split('=').slice(1).join('=').trim(),
+    }));
+    const memberOf = list(form.memberOf);
     const r = await client
       .query(
         EXPLAIN,
@@ -111,7 +105,7 @@ export function Explain() {
                   suffix: '',
                   resources: parseResources(form.resources),
                   required: list(form.traits),
-                  memberOf: list(form.memberOf).length ? [list(form.memberOf).join(',')] : null,
+                  memberOf: memberOf.length ? [memberOf.join(',')] : null,
                 },
               ],
             },

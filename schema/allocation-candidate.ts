@@ -9,7 +9,7 @@ import type {
   AllocationCandidates,
   ProviderAllocation,
 } from '../src/placement/allocation-candidates/results';
-import { BadRequestError, ErrorCode } from '../src/placement/errors';
+import { BadRequestError, ConflictError, ErrorCode } from '../src/placement/errors';
 import {
   isGroupSuffix,
   parseMemberOfOrThrow,
@@ -154,7 +154,7 @@ export function toCandidateRequestOrThrow(input: RequestInput): CandidateRequest
 export async function providerOrThrow(ctx: Context, uuid: string): Promise<ResourceProviderRecord> {
   const rp = await ctx.loaders.providerByUuid.load(uuid);
   if (!rp) {
-    throw new BadRequestError(
+    throw new ConflictError(
       `Resource provider ${uuid} was deleted while the request ran; retry.`,
       ErrorCode.CONCURRENT_DELETE,
     );

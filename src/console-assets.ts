@@ -78,7 +78,13 @@ export function createConsoleHandler(dir: string = consoleDir()) {
       files = loadFiles(dir);
     }
     const rel = pathname.slice(CONSOLE_PREFIX.length + 1);
-    // Unknown paths get the page (the console routes with the URL hash, so only / matters).
+    if (!files.has(rel) && /^assets\/[^/]+$/.test(rel)) {
+      // An asset of another build (a tab open across a redeploy): a 404, not the page as script.
+      res.writeHead(404, { ...SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8' });
+      res.end(method === 'HEAD' ? undefined : `No such console asset: ${rel}\n`);
+      return;
+    }
+    // Other unknown paths get the page (the console routes with the URL hash, so only / matters).
     const name = files.has(rel) ? rel : 'index.html';
     const body = files.get(name)!;
     const hashed = name.startsWith('assets/');

@@ -47,6 +47,13 @@ describe('the console handler', () => {
     expect(await r.text()).toBe('console.log(1)');
   });
 
+  it('answers 404 for an asset this build does not have (not the page, which would run as script)', async () => {
+    const r = await fetch(`${base}/ui/assets/index-old999.js`);
+    expect(r.status).toBe(404);
+    expect(r.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await r.text()).toContain('assets/index-old999.js');
+  });
+
   it.each([
     '/ui/providers/123',
     '/ui/../package.json',

@@ -1,10 +1,9 @@
 // Table tests for DiskWeigher (after nova/tests/unit/scheduler/weights/test_weights_disk.py).
 import { buildHostView, buildRequestSpec, type InventoryInput } from '../../src/scheduler/helpers';
-import type { WeigherPlugin } from '../../src/scheduler/plugin-api';
+import { buildPlugin } from '../../test/support/plugin';
 import { create, MULTIPLIER_KEY, NAME } from './index';
 
-const make = (config: Record<string, unknown> = {}) =>
-  create(config, { name: NAME, config, log: () => {} }) as WeigherPlugin<unknown>;
+const make = (config: Record<string, unknown> = {}) => buildPlugin(create, NAME, config);
 
 describe(NAME, () => {
   it.each<{ name: string; inv: InventoryInput | undefined; want: number }>([

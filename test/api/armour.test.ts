@@ -3,7 +3,7 @@
 // limit (429 + Retry-After), each with a stable error code.
 import type { Server } from 'node:http';
 import { createTestApp, type TestApp } from '../support/app';
-import { listen } from '../support/rest';
+import { closeServer, listen } from '../support/rest';
 
 async function post(t: TestApp, query: string, headers: Record<string, string> = {}) {
   const res = await t.app.graphql.fetch('http://berth.test/graphql', {
@@ -106,7 +106,7 @@ describe('request body limit', () => {
     ({ server, base } = await listen((req, res) => t.app.handle(req, res)));
   });
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await closeServer(server);
     await t.close();
   });
 
@@ -238,7 +238,7 @@ describe('rate limit', () => {
       const body = (await last?.json()) as { errors: { code: string }[] };
       expect(body.errors[0]?.code).toBe('berth.rate_limited');
     } finally {
-      await new Promise((resolve) => server.close(resolve));
+      await closeServer(server);
     }
   });
 });

@@ -110,27 +110,43 @@ describe('mutation inputs', () => {
     expect(r.data.importComputeNodes).toEqual({ dryRun: true, counts: { created: 0 } });
   });
 
-  it.each([
-    {
-      name: 'both forms at once',
-      query:
-        'mutation { createTrait(name: "CUSTOM_MIXED", input: { name: "CUSTOM_MIXED" }) { name } }',
+  it('refuses both forms at once with berth.invalid_input and writes nothing', async () => {
+    const r = await gql(
+      t.app,
+      'mutation { createTrait(name: "CUSTOM_MIXED", input: { name: "CUSTOM_MIXED" }) { name } }',
+    );
+    expect(firstError(r)).toEqual({
+      code: 'berth.invalid_input',
+      status: 400,
       message: 'createTrait: pass the arguments in input only (got input and name).',
-    },
-    {
-      name: 'neither form',
-      query: 'mutation { createTrait { name } }',
-      message: 'createTrait: input is required (with name).',
-    },
-    {
-      name: 'a flat form missing a required argument',
-      query: `mutation { setProviderTraits(providerUuid: "${randomUUID()}", traits: []) { uuid } }`,
-      message: 'setProviderTraits: input is required (with providerUuid, traits, generation).',
-    },
-  ])('refuses $name with berth.invalid_input and writes nothing', async ({ query, message }) => {
-    const r = await gql(t.app, query);
-    expect(firstError(r)).toEqual({ code: 'berth.invalid_input', status: 400, message });
+    });
     const traits = await gql(t.app, '{ traits(filter: { nameIn: ["CUSTOM_MIXED"] }) { name } }');
     expect(traits.errors ?? traits.data.traits).toEqual([]);
+  });
+
+  it('refuses neither form with berth.invalid_input', async () => {
+    const r = await gql(t.app, 'mutation { createTrait { name } }');
+    expect(firstError(r)).toEqual({
+      code: 'berth.invalid_input',
+      status: 400,
+      message: 'createTrait: input is required (with name).',
+    });
+  });
+
+  it('refuses a flat form missing a required argument with berth.invalid_input and writes nothing', async () => {
+    const rp = await buildResourceProvider(t.app.services, { traits: ['HW_CPU_X86_AVX2'] });
+    const before = await t.app.services.providerTraits.get(rp.uuid);
+    const r = await gql(
+      t.app,
+      `mutation { setProviderTraits(providerUuid: "${rp.uuid}", traits: []) { uuid } }`,
+    );
+    expect(firstError(r)).toEqual({
+      code: 'berth.invalid_input',
+      status: 400,
+      message: 'setProviderTraits: input is required (with providerUuid, traits, generation).',
+    });
+    const after = await t.app.services.providerTraits.get(rp.uuid);
+    expect(after.traits).toEqual(['HW_CPU_X86_AVX2']);
+    expect(after.provider.generation).toBe(before.provider.generation);
   });
 });

@@ -2,9 +2,9 @@
 // while the connection cannot take more (it waits for 'drain'), the subscription's own buffer
 // (BERTH_SUBSCRIPTION_BUFFER) overflows into one `resync`, and memory held for the subscriber
 // stays bounded however many changes happen meanwhile.
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server, ServerResponse } from 'node:http';
 import { createTestApp, type TestApp } from '../support/app';
+import { closeServer, listen } from '../support/rest';
 
 const BUFFER = 4;
 const CHANGES = 300;
@@ -17,18 +17,15 @@ describe('a subscriber that stops reading', () => {
 
   beforeAll(async () => {
     t = await createTestApp({ BERTH_SUBSCRIPTION_BUFFER: String(BUFFER) });
-    server = createServer((req, res) => {
+    ({ server, base } = await listen((req, res) => {
       if (req.headers.accept === 'text/event-stream') {
         stream = res;
       }
       t.app.handle(req, res);
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    }));
   });
   afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
+    await closeServer(server);
     await t.close();
   });
 

@@ -1,17 +1,14 @@
 // The console with BERTH_AUTH=on, in chromium: it asks for a token, says plainly when one is
 // refused (401), keeps it for the tab only, and shows a 403 instead of another project's data.
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { allocationInput } from '../support/allocation-input';
 import { createTestApp, type TestApp } from '../support/app';
+import { browserIt, browserTitle, shotPath } from '../support/browser';
 import { CHROMIUM, type ConsoleHarness, openConsole } from '../support/console-build';
 import { buildResourceProvider } from '../support/factories';
+import { gql } from '../support/graphql';
 
-const browserIt = CHROMIUM ? it : it.skip;
-const SHOTS = path.resolve(__dirname, '../../test-results/console');
-
-describe(`the console with auth on${CHROMIUM ? '' : ' (skipped: apt-get install chromium)'}`, () => {
+describe(browserTitle('the console with auth on'), () => {
   let t: TestApp;
   let harness: ConsoleHarness | undefined;
   let base: string;
@@ -23,7 +20,6 @@ describe(`the console with auth on${CHROMIUM ? '' : ' (skipped: apt-get install 
     if (!CHROMIUM) {
       return;
     }
-    mkdirSync(SHOTS, { recursive: true });
     t = await createTestApp({ BERTH_AUTH: 'on' });
     readerA = (await t.app.tokens.create({ role: 'reader', project: 'proj-a' })).token;
     const rp = await buildResourceProvider(t.app.services, {
@@ -32,20 +28,18 @@ describe(`the console with auth on${CHROMIUM ? '' : ' (skipped: apt-get install 
     });
     host = rp.uuid;
     const admin = (await t.app.tokens.create({ role: 'admin' })).token;
-    const res = await t.app.graphql.fetch('http://berth.test/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}` },
-      body: JSON.stringify({
-        query: 'mutation($i: [ConsumerAllocationsInput!]!) { setAllocations(input: $i) { uuid } }',
-        variables: {
-          i: [
-            allocationInput(rp.uuid, { VCPU: 2 }, { projectId: 'proj-a' }),
-            allocationInput(rp.uuid, { VCPU: 3 }, { projectId: 'proj-b' }),
-          ],
-        },
-      }),
-    });
-    expect((await res.json()).errors).toBeUndefined();
+    const res = await gql(
+      t.app,
+      'mutation($i: [ConsumerAllocationsInput!]!) { setAllocations(input: $i) { uuid } }',
+      {
+        i: [
+          allocationInput(rp.uuid, { VCPU: 2 }, { projectId: 'proj-a' }),
+          allocationInput(rp.uuid, { VCPU: 3 }, { projectId: 'proj-b' }),
+        ],
+      },
+      { authorization: `Bearer ${admin}` },
+    );
+    expect(res.errors).toBeUndefined();
     harness = await openConsole(t.app, { width: 1280, height: 800 });
     ({ base, page } = harness);
   }, 120_000);
@@ -64,7 +58,7 @@ describe(`the console with auth on${CHROMIUM ? '' : ' (skipped: apt-get install 
       await page.click('form.signin button');
       await page.waitForSelector('form.signin [role=alert]');
       expect(await page.textContent('form.signin [role=alert]')).toContain('refused (401)');
-      await page.screenshot({ path: path.join(SHOTS, 'sign-in.png') });
+      await page.screenshot({ path: shotPath('sign-in.png') });
 
       await page.fill('form.signin input', readerA);
       await page.click('form.signin button');

@@ -1,18 +1,15 @@
 // The console over 10,000 hosts, in chromium: how long the overview takes to render and a page
 // of the provider list to turn. Printed, never asserted (speed is measured, not gated, in tests).
 
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { seedDataset } from '../../bench/seed';
 import { createTestApp, type TestApp } from '../support/app';
+import { browserIt, browserTitle, shotPath } from '../support/browser';
 import { CHROMIUM, type ConsoleHarness, openConsole } from '../support/console-build';
 
-const browserIt = CHROMIUM ? it : it.skip;
 const HOSTS = 10_000;
-const SHOTS = path.resolve(__dirname, '../../test-results/console');
 
-describe(`the console over ${HOSTS} hosts${CHROMIUM ? '' : ' (skipped: apt-get install chromium)'}`, () => {
+describe(browserTitle(`the console over ${HOSTS} hosts`), () => {
   let t: TestApp;
   let harness: ConsoleHarness | undefined;
   let base: string;
@@ -22,7 +19,6 @@ describe(`the console over ${HOSTS} hosts${CHROMIUM ? '' : ' (skipped: apt-get i
     if (!CHROMIUM) {
       return;
     }
-    mkdirSync(SHOTS, { recursive: true });
     t = await createTestApp();
     await seedDataset(t.app.dataSource, { hosts: HOSTS, shape: 'flat', sharing: 0 });
     await t.app.services.candidates.current(); // load the capacity index before measuring
@@ -67,7 +63,7 @@ describe(`the console over ${HOSTS} hosts${CHROMIUM ? '' : ' (skipped: apt-get i
       );
       turns.push(Date.now() - started);
     }
-    await page.screenshot({ path: path.join(SHOTS, 'providers-10000.png') });
+    await page.screenshot({ path: shotPath('providers-10000.png') });
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     console.log(
       `[console @ ${HOSTS} hosts] overview rendered in ${overview.join(' / ')} ms (median ${median(overview)} ms); provider list page turn median ${median(turns)} ms, max ${Math.max(...turns)} ms`,

@@ -2,23 +2,19 @@
 // seeded cloud: 3 aggregates × 20 hosts, one host with two NUMA children, two projects with
 // quota. Each test asserts what a person sees, and saves a screenshot under test-results/console/.
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { createTestApp, type TestApp } from '../support/app';
+import { browserIt, browserTitle, shotPath } from '../support/browser';
 import { CHROMIUM, type ConsoleHarness, openConsole } from '../support/console-build';
 import { buildResourceProvider } from '../support/factories';
 import { gql } from '../support/graphql';
-
-const browserIt = CHROMIUM ? it : it.skip;
-const SHOTS = path.resolve(__dirname, '../../test-results/console');
 
 const HOST = { VCPU: 16, MEMORY_MB: 32_768, DISK_GB: 500 };
 const RATIO = { VCPU: 4, MEMORY_MB: 1.5, DISK_GB: 1 };
 const RESERVED = { VCPU: 0, MEMORY_MB: 512, DISK_GB: 0 };
 type Rc = keyof typeof HOST;
 
-describe(`the console in chromium${CHROMIUM ? '' : ' (skipped: apt-get install chromium)'}`, () => {
+describe(browserTitle('the console in chromium'), () => {
   let t: TestApp;
   let harness: ConsoleHarness | undefined;
   let base: string;
@@ -62,7 +58,6 @@ describe(`the console in chromium${CHROMIUM ? '' : ' (skipped: apt-get install c
     if (!CHROMIUM) {
       return;
     }
-    mkdirSync(SHOTS, { recursive: true });
     t = await createTestApp();
     for (const [i, agg] of aggregates.entries()) {
       await gql(
@@ -99,20 +94,16 @@ describe(`the console in chromium${CHROMIUM ? '' : ' (skipped: apt-get install c
         inventories: [{ resourceClass: 'VCPU', total: 8 }],
       });
     }
-    await gql(
-      t.app,
-      'mutation($i: QuotaLimitsInput!) { setQuotaLimits(input: $i) { projectId } }',
-      {
-        i: { projectId: 'proj-a', limits: [{ resource: 'VCPU', limit: 40 }] },
-      },
-    );
-    await gql(
-      t.app,
-      'mutation($i: QuotaLimitsInput!) { setQuotaLimits(input: $i) { projectId } }',
-      {
-        i: { projectId: 'proj-b', limits: [{ resource: 'VCPU', limit: 100 }] },
-      },
-    );
+    for (const [projectId, limit] of [
+      ['proj-a', 40],
+      ['proj-b', 100],
+    ] as const) {
+      await gql(
+        t.app,
+        'mutation($i: QuotaLimitsInput!) { setQuotaLimits(input: $i) { projectId } }',
+        { i: { projectId, limits: [{ resource: 'VCPU', limit }] } },
+      );
+    }
     for (let i = 0; i < 9; i++) {
       await claim(hosts[i]!, 'proj-a', { VCPU: 4, MEMORY_MB: 4096 }); // 36 of 40: above 80 %
     }
@@ -150,7 +141,7 @@ describe(`the console in chromium${CHROMIUM ? '' : ' (skipped: apt-get install c
     await page.waitForFunction(() =>
       document.querySelector('.live')?.textContent?.startsWith('Live'),
     );
-    await page.screenshot({ path: path.join(SHOTS, 'overview.png'), fullPage: true });
+    await page.screenshot({ path: shotPath('overview.png'), fullPage: true });
 
     const before = await cell('VCPU', 'used');
     const started = Date.now();
@@ -191,7 +182,7 @@ describe(`the console in chromium${CHROMIUM ? '' : ' (skipped: apt-get install c
     expect(await page.$eval('section[aria-label=Aggregates]', (e) => e.textContent)).toContain(
       'rack-1: rack=1',
     );
-    await page.screenshot({ path: path.join(SHOTS, 'provider.png'), fullPage: true });
+    await page.screenshot({ path: shotPath('provider.png'), fullPage: true });
   });
 
   browserIt('draws the explainPlacement funnel with the counts berth returns', async () => {
@@ -238,7 +229,7 @@ describe(`the console in chromium${CHROMIUM ? '' : ' (skipped: apt-get install c
       (items) => items.map((li) => Number(li.textContent!.split(' × ')[0])),
     );
     expect(grouped.reduce((a, b) => a + b, 0)).toBe(41);
-    await page.screenshot({ path: path.join(SHOTS, 'explain.png'), fullPage: true });
+    await page.screenshot({ path: shotPath('explain.png'), fullPage: true });
   });
 
   browserIt('shows a project’s quota with a warning above 80 %', async () => {
@@ -248,6 +239,6 @@ describe(`the console in chromium${CHROMIUM ? '' : ' (skipped: apt-get install c
       '36 / 40 used (90.0 %) — above 80 %',
     );
     expect(await page.$eval('[data-resource=VCPU] .bar', (e) => e.className)).toBe('bar warn');
-    await page.screenshot({ path: path.join(SHOTS, 'project.png'), fullPage: true });
+    await page.screenshot({ path: shotPath('project.png'), fullPage: true });
   });
 });

@@ -1,15 +1,11 @@
 // GraphiQL in a real browser with no internet: berth's /graphql page loads every script, style
 // and editor worker from berth itself, draws the editor, and runs a query typed into it.
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import { BERTH_VERSION, MAX_MICROVERSION } from '../../src/version';
 import { createTestApp, type TestApp } from '../support/app';
+import { browserIt, browserTitle, shotPath } from '../support/browser';
 import { CHROMIUM, type ConsoleHarness, openConsole } from '../support/console-build';
 
-const browserIt = CHROMIUM ? it : it.skip;
-const SHOTS = path.resolve(__dirname, '../../test-results/console');
-
-describe(`GraphiQL offline in chromium${CHROMIUM ? '' : ' (skipped: apt-get install chromium)'}`, () => {
+describe(browserTitle('GraphiQL offline in chromium'), () => {
   let t: TestApp;
   let harness: ConsoleHarness | undefined;
 
@@ -17,10 +13,9 @@ describe(`GraphiQL offline in chromium${CHROMIUM ? '' : ' (skipped: apt-get inst
     if (!CHROMIUM) {
       return;
     }
-    mkdirSync(SHOTS, { recursive: true });
     t = await createTestApp();
     harness = await openConsole(t.app);
-  });
+  }, 120_000);
   afterAll(async () => {
     await harness?.close();
     await t?.close();
@@ -55,7 +50,7 @@ describe(`GraphiQL offline in chromium${CHROMIUM ? '' : ' (skipped: apt-get inst
         { timeout: 15_000 },
       );
       const answer = await page.$eval('.graphiql-response', (el) => el.textContent ?? '');
-      await page.screenshot({ path: path.join(SHOTS, 'graphiql.png') });
+      await page.screenshot({ path: shotPath('graphiql.png') });
       // The result pane draws spaces as no-break spaces.
       expect(JSON.parse(answer.replace(/\u00a0/g, ' '))).toEqual({
         data: { version: { berth: BERTH_VERSION, placementMicroversion: MAX_MICROVERSION } },

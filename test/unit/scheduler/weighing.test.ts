@@ -6,7 +6,7 @@ import { buildHostView, buildRequestSpec } from '../../../src/scheduler/helpers'
 import type { HostView, WeigherPlugin } from '../../../src/scheduler/plugin-api';
 import { createPipeline } from '../../../src/scheduler/runtime/pipeline';
 import { rankHosts } from '../../../src/scheduler/runtime/weighing';
-import { runPipeline } from '../../support/plugin';
+import { buildPlugin, runPipeline } from '../../support/plugin';
 
 const spec = buildRequestSpec();
 
@@ -101,10 +101,7 @@ describe('weighing', () => {
     const hosts = [1, 2, 3].map((n) =>
       buildHostView({ providers: [{ uuid: `h${n}`, inventories: { MEMORY_MB: 1024 * n } }] }),
     );
-    const weigher = ramWeigher.create(
-      { multiplier },
-      { name: ramWeigher.NAME, config: { multiplier }, log: () => {} },
-    ) as WeigherPlugin<unknown>;
+    const weigher = buildPlugin(ramWeigher.create, ramWeigher.NAME, { multiplier });
     const result = await runPipeline(
       createPipeline({ filters: [], weighers: [weigher] }),
       hosts,

@@ -1,6 +1,7 @@
 // GraphQL: allocationCandidates (upstream: handlers/allocation_candidate.py) and the request and
 // result types it shares with the scheduling fields.
 
+import { type GraphQLResolveInfo, Kind } from 'graphql';
 import type {
   CandidateRequest,
   RequestGroup,
@@ -150,6 +151,35 @@ export function toCandidateRequestOrThrow(input: RequestInput): CandidateRequest
   };
 }
 
+/** True when `info`'s selection reads nothing of the provider but its uuid. */
+function selectsUuidOnly(info: GraphQLResolveInfo): boolean {
+  return info.fieldNodes.every((f) =>
+    (f.selectionSet?.selections ?? []).every(
+      (s) =>
+        s.kind === Kind.FIELD &&
+        !s.directives?.length &&
+        (s.name.value === 'uuid' || s.name.value === '__typename'),
+    ),
+  );
+}
+
+/**
+ * The provider of a candidate answer. A selection of its uuid alone (what schedulers and the
+ * REST-shaped clients read, once per allocation request) is answered with the uuid the engine
+ * gave, without a lookup per provider; any other field loads the provider.
+ */
+function candidateProvider(
+  ctx: Context,
+  uuid: string,
+  info: GraphQLResolveInfo,
+): ResourceProviderRecord | Promise<ResourceProviderRecord> {
+  if (selectsUuidOnly(info)) {
+    // Only `uuid` (and `__typename`) of this object is read: see selectsUuidOnly.
+    return { uuid } as ResourceProviderRecord;
+  }
+  return providerOrThrow(ctx, uuid);
+}
+
 /** Loads a provider the engine or the pipeline named (it may have been deleted since). */
 export async function providerOrThrow(ctx: Context, uuid: string): Promise<ResourceProviderRecord> {
   const rp = await ctx.loaders.providerByUuid.load(uuid);
@@ -181,7 +211,7 @@ export const ProviderResources = builder
       provider: t.field({
         description: 'The provider.',
         type: ResourceProvider,
-        resolve: (a, _args, ctx) => providerOrThrow(ctx, a.providerUuid),
+        resolve: (a, _args, ctx, info) => candidateProvider(ctx, a.providerUuid, info),
       }),
       resources: t.field({
         description: 'What is taken from it.',
@@ -203,7 +233,7 @@ const GroupMapping = builder
       providerUuids: t.field({
         description: 'Providers that satisfied it.',
         type: ['ID'],
-        resolve: (m) => [...m.providerUuids],
+        resolve: (m) => m.providerUuids,
       }),
     }),
   });
@@ -215,7 +245,7 @@ const AllocationRequest = builder.objectRef<AR>('AllocationRequest').implement({
     allocations: t.field({
       description: 'What to take from which provider.',
       type: [ProviderResources],
-      resolve: (r) => [...r.allocations],
+      resolve: (r) => r.allocations,
     }),
     mappings: t.field({
       type: [GroupMapping],
@@ -262,14 +292,14 @@ const ProviderSummary = builder.objectRef<PS>('ProviderSummary').implement({
     provider: t.field({
       description: 'The provider.',
       type: ResourceProvider,
-      resolve: (s, _args, ctx) => providerOrThrow(ctx, s.providerUuid),
+      resolve: (s, _args, ctx, info) => candidateProvider(ctx, s.providerUuid, info),
     }),
     resources: t.field({
       description: 'Its capacity and usage per class.',
       type: [SummaryResource],
-      resolve: (s) => [...s.resources],
+      resolve: (s) => s.resources,
     }),
-    traits: t.stringList({ description: 'Its traits.', resolve: (s) => [...s.traits] }),
+    traits: t.stringList({ description: 'Its traits.', resolve: (s) => s.traits }),
   }),
 });
 
@@ -281,12 +311,12 @@ const AllocationCandidatesRef = builder
       allocationRequests: t.field({
         description: "The candidates, in the engine's order (random with randomize).",
         type: [AllocationRequest],
-        resolve: (c) => [...c.allocationRequests],
+        resolve: (c) => c.allocationRequests,
       }),
       providerSummaries: t.field({
         description: 'Every provider of every tree the candidates use.',
         type: [ProviderSummary],
-        resolve: (c) => [...c.providerSummaries],
+        resolve: (c) => c.providerSummaries,
       }),
     }),
   });

@@ -13,6 +13,7 @@ import { renderOfflineGraphiQL } from './graphiql-assets';
 import { useArmour } from './graphql/armour-plugin';
 import { type AdmittedContext, useAuthentication } from './graphql/authenticate-plugin';
 import { useAuthorization } from './graphql/authorize-plugin';
+import { useCompiledQueries } from './graphql/compiled-queries';
 import { useResultBudget } from './graphql/result-budget';
 import { createLoaders } from './loaders/create-loaders';
 import type { Logger } from './logger';
@@ -84,6 +85,7 @@ export function createGraphQL(deps: {
           (request !== undefined && principals.get(request)?.role === 'admin'),
       }),
       useResultBudget({ schema, maxItems: l.maxResultItems }),
+      useCompiledQueries({ schema, log: deps.log }),
     ],
     context: ({ requestId, request }): Context => {
       const id = requestId ?? randomUUID();

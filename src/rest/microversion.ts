@@ -22,9 +22,7 @@ export class Microversion {
 
   /** Placement's want_version.matches(min, max): min <= this <= max (max defaults to the newest). */
   matches(min: string, max: string = MAX_VERSION): boolean {
-    return (
-      this.compare(parseVersionOrThrow(min)) >= 0 && this.compare(parseVersionOrThrow(max)) <= 0
-    );
+    return this.compare(bound(min)) >= 0 && this.compare(bound(max)) <= 0;
   }
 
   /** 'X.Y'. */
@@ -39,6 +37,20 @@ export const MIN_VERSION = '1.0';
 export const MAX_VERSION = MAX_MICROVERSION;
 
 const MAX_MINOR = Number(MAX_VERSION.split('.')[1]);
+
+/** Parsed version bounds: handlers compare against a few literals, many times per request. */
+const bounds = new Map<string, Microversion>();
+
+function bound(v: string): Microversion {
+  let out = bounds.get(v);
+  if (!out) {
+    out = parseVersionOrThrow(v);
+    if (bounds.size < 256) {
+      bounds.set(v, out);
+    }
+  }
+  return out;
+}
 
 function pyInt(s: string): number | undefined {
   const t = s.trim();

@@ -1,13 +1,16 @@
-// Admission of one API request, before its body is read: the rate limit, then the token. A token
-// this replica has verified recently is counted against itself at once. Otherwise the client
-// address's count of failed authentications is checked first (a guesser over the limit is
-// refused with no database lookup and no body read), then the token is looked up and the request
-// counted against the token (valid) or the address (refused). With auth off every request counts
-// against the address. A database that cannot be reached while a token is looked up is a
-// retryable 503, never an internal error.
+// Admission of one API request, before its body is read: the rate limit, then the token; the
+// one decision code of GraphQL (src/http/router.ts, src/graphql/authenticate-plugin.ts) and the
+// REST facade in token mode (src/rest/router.ts). A valid token is limited only when its role has
+// a limit (BERTH_RATE_LIMIT_ROLES); a token this replica has verified recently is counted at once.
+// Otherwise the client address's count of failed authentications is checked first (an address
+// over BERTH_RATE_LIMIT is refused with no database lookup and no body read), then the token is
+// looked up and the request counted against the token's role (valid) or the address (refused).
+// With auth off every request counts against the address (BERTH_RATE_LIMIT_ANONYMOUS). A
+// database that cannot be reached while a token is looked up is a retryable 503, never an
+// internal error.
 import type { Logger } from '../logger';
 import { type Authenticator, bearerToken, type Principal } from './authenticator';
-import type { RateDecision, RateLimiter } from './rate-limiter';
+import type { RateLimiter, RatePolicy } from './rate-limiter';
 
 /** The 401 message when no token is sent: it names the header to send. */
 export const MISSING_TOKEN =
@@ -39,47 +42,73 @@ export interface AdmissionDeps {
   readonly log?: Logger;
 }
 
-/** Admits a request carrying `authorization` from `address`. Never throws. */
-export async function admit(
+/** Admits a request carrying the `authorization` header from `address`. Never throws. */
+export function admit(
   deps: AdmissionDeps,
   authorization: string | null | undefined,
   address: string,
 ): Promise<Admission> {
-  const limit = deps.limiter;
-  const throttled = (d: RateDecision): Admission | undefined =>
-    d.allowed
-      ? undefined
-      : {
-          ok: false,
-          status: 429,
-          message: `Rate limit exceeded: at most ${limit.limit} requests per ${limit.windowMs / 1000} s. Retry after ${d.retryAfterSeconds} s.`,
-          code: ADMISSION_CODES.rateLimited,
-          headers: { 'retry-after': String(d.retryAfterSeconds) },
-        };
-  const byAddress = `ip:${address}`;
+  return admitToken(deps, bearerToken(authorization), address);
+}
+
+/**
+ * Counts one request under `policy` (with `count` false, only checks): the 429 refusal over its
+ * limit, else undefined.
+ */
+async function throttled(
+  policy: RatePolicy,
+  who: string,
+  count = true,
+): Promise<Admission | undefined> {
+  const d = count ? await policy.hit(who) : await policy.check(who);
+  return d.allowed
+    ? undefined
+    : {
+        ok: false,
+        status: 429,
+        message: policy.message(d.retryAfterSeconds),
+        code: ADMISSION_CODES.rateLimited,
+        headers: { 'retry-after': String(d.retryAfterSeconds) },
+      };
+}
+
+/** Counts a valid token's request against its role's limit. */
+async function asPrincipal(deps: AdmissionDeps, p: Principal): Promise<Admission> {
+  return (await throttled(deps.limiter.forToken(p.role), p.tokenId)) ?? { ok: true, principal: p };
+}
+
+/**
+ * Admits a request presenting `token` (undefined = none sent) from `address`; `missing` is the
+ * 401 message when no token is sent (REST names its own header). Never throws.
+ */
+export async function admitToken(
+  deps: AdmissionDeps,
+  token: string | undefined,
+  address: string,
+  missing = MISSING_TOKEN,
+): Promise<Admission> {
   if (!deps.authenticator) {
-    return throttled(await limit.hit(byAddress)) ?? { ok: true, principal: null };
+    return (await throttled(deps.limiter.forAnonymous(), address)) ?? { ok: true, principal: null };
   }
-  const token = bearerToken(authorization);
   const known = deps.authenticator.peek(token);
   if (known) {
-    return throttled(await limit.hit(`token:${known.tokenId}`)) ?? { ok: true, principal: known };
+    return asPrincipal(deps, known);
   }
-  const guessing = throttled(await limit.check(byAddress));
+  const failures = deps.limiter.forFailedAuth();
+  const guessing = await throttled(failures, address, false);
   if (guessing) {
     return guessing;
   }
   try {
     const result = await deps.authenticator.verify(token);
     if (result.ok) {
-      const p = result.principal;
-      return throttled(await limit.hit(`token:${p.tokenId}`)) ?? { ok: true, principal: p };
+      return asPrincipal(deps, result.principal);
     }
     return (
-      throttled(await limit.hit(byAddress)) ?? {
+      (await throttled(failures, address)) ?? {
         ok: false,
         status: 401,
-        message: token === undefined ? MISSING_TOKEN : result.reason,
+        message: token === undefined ? missing : result.reason,
         code: ADMISSION_CODES.unauthenticated,
         headers: { 'www-authenticate': 'Bearer realm="berth"' },
       }

@@ -1,10 +1,13 @@
 // The Placement-compatible REST facade: the middleware chain of placement/deploy.py (request
 // id, Accept default, noauth2, microversion, content checks, dispatch, fault wrapping) over the
 // route table, mounted under BERTH_REST_PREFIX (upstream: deploy.py, handler.py, requestlog.py).
+// Token mode admits each request through src/auth/admission.ts (GraphQL's rate limits and token
+// checks, before the body is read); noauth2 is Placement's and is never rate limited.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Authenticator } from '../auth/authenticator';
-import type { RateLimiter } from '../auth/rate-limiter';
+import { type AdmissionDeps, admitToken } from '../auth/admission';
+import type { Authenticator, Principal } from '../auth/authenticator';
+import { RateLimiter } from '../auth/rate-limiter';
 import type { Config } from '../config';
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailableError } from '../db/unavailable';
 import { BodyTooLargeError, readBodyLimited } from '../http-body';
@@ -12,7 +15,7 @@ import type { Logger } from '../logger';
 import { valueHasNul } from '../nul';
 import { isPlacementError, UnavailableError } from '../placement/errors';
 import type { Services } from '../services';
-import { authenticate } from './auth';
+import { authenticate, type RestCaller } from './auth';
 import { toHttpError } from './domain-errors';
 import { type ErrorContext, errorResponse } from './error-response';
 import { badRequest, HttpError } from './http-error';
@@ -36,17 +39,34 @@ export interface RestRouter {
   handle(req: IncomingMessage, res: ServerResponse): void;
 }
 
-/** Counts one request for `who`. @throws HttpError 429 (with Retry-After) over the limit. */
-async function rateLimitOrThrow(limiter: RateLimiter, who: string): Promise<void> {
-  const decision = await limiter.hit(who);
-  if (!decision.allowed) {
-    throw new HttpError(
-      429,
-      `Rate limit exceeded: at most ${limiter.limit} requests per ${limiter.windowMs / 1000} s. Retry after ${decision.retryAfterSeconds} s.`,
-      'berth.rate_limited',
-      { 'retry-after': String(decision.retryAfterSeconds) },
-    );
+/** The 401 detail in token mode when no `x-auth-token` is sent. */
+const MISSING_REST_TOKEN =
+  'Authentication required: send the API token in the `X-Auth-Token` header (tokens come from `berth token create`).';
+
+/** The caller a berth API token makes (the same as src/rest/auth.ts `authenticate` builds). */
+function tokenCaller(p: Principal): RestCaller {
+  return {
+    userId: `token:${p.tokenId}`,
+    projectId: p.project,
+    roles: [p.role],
+    systemScope: null,
+    token: { id: p.tokenId, role: p.role, project: p.project },
+  };
+}
+
+/** The negotiated microversion of `header`, or undefined when it is not acceptable. */
+function acceptableVersion(header: string | undefined): Microversion | undefined {
+  try {
+    return negotiateVersionOrThrow(header);
+  } catch {
+    return undefined;
   }
+}
+
+/** The `x-auth-token` header (repeated ones joined), or undefined. */
+function authToken(req: IncomingMessage): string | undefined {
+  const v = req.headers['x-auth-token'];
+  return Array.isArray(v) ? v.join(',') : v;
 }
 
 /** webob makes a relative Location absolute with the request's scheme and host. */
@@ -72,10 +92,15 @@ export function createRestRouter(deps: {
   log: Logger;
   /** Token verification in token mode; undefined = auth off. */
   authenticator?: Authenticator;
-  /** Per-token (or per-address when auth is off) limit; noauth2 mode is not limited. */
+  /** Rate limits of token mode (src/auth/rate-limiter.ts); absent = unlimited. */
   limiter?: RateLimiter;
 }): RestRouter {
   const prefix = deps.config.restPrefix;
+  const admission: AdmissionDeps = {
+    authenticator: deps.authenticator,
+    limiter: deps.limiter ?? RateLimiter.unlimited(),
+    log: deps.log,
+  };
   const table = new RouteTable(ROUTES);
 
   function below(path: string): string | undefined {
@@ -88,6 +113,42 @@ export function createRestRouter(deps: {
     return undefined;
   }
 
+  /**
+   * Who calls: noauth2's caller, or in token mode the admitted token's (the unscoped admin with
+   * auth off); null for an unauthenticated request to the root (version discovery needs no
+   * token, and one sent without a token is not counted).
+   * @throws HttpError 401, 429 (with Retry-After) or 503 when the request is refused.
+   */
+  async function callerOrThrow(req: IncomingMessage, isRoot: boolean): Promise<RestCaller | null> {
+    if (deps.config.restAuth === 'noauth2') {
+      const auth = await authenticate('noauth2', req.headers);
+      if (!auth.ok && !isRoot) {
+        throw new HttpError(401, auth.reason);
+      }
+      return auth.ok ? auth.caller : null;
+    }
+    const token = authToken(req);
+    if (isRoot && token === undefined && deps.authenticator) {
+      return null;
+    }
+    const address = req.socket?.remoteAddress ?? 'local';
+    const a = await admitToken(admission, token, address, MISSING_REST_TOKEN);
+    if (a.ok && a.principal) {
+      return tokenCaller(a.principal);
+    }
+    if (a.ok) {
+      const off = await authenticate('token', req.headers); // no authenticator: never a lookup
+      return off.ok ? off.caller : null;
+    }
+    if (a.status === 401) {
+      if (isRoot) {
+        return null;
+      }
+      throw new HttpError(401, a.message, undefined, { 'www-authenticate': 'Token' });
+    }
+    throw new HttpError(a.status, a.message, a.code, a.headers);
+  }
+
   async function serve(
     req: IncomingMessage,
     path: string,
@@ -96,29 +157,20 @@ export function createRestRouter(deps: {
   ): Promise<RestResponse> {
     const headers = req.headers;
     const isRoot = path === '/' || path === '';
-    const auth = await authenticate(deps.config.restAuth, headers, deps.authenticator);
-    const caller = auth.ok ? auth.caller : null;
-    const limited = deps.limiter && deps.config.restAuth === 'token' ? deps.limiter : undefined;
-    const address = `ip:${req.socket?.remoteAddress ?? 'local'}`;
-    if (!auth.ok && !isRoot) {
-      // Failed authentications count against the client address, so guessing is limited too.
-      if (limited) {
-        await rateLimitOrThrow(limited, address);
+    const requested = headers[VERSION_HEADER] as string | undefined;
+    let caller: RestCaller | null;
+    try {
+      caller = await callerOrThrow(req, isRoot);
+    } catch (err) {
+      // A 429 or 503 answers in the requested microversion (its body carries `code`) when that
+      // is valid; a 401 comes before version negotiation, as Placement's does.
+      if (err instanceof HttpError && err.status !== 401) {
+        ctx.version = acceptableVersion(requested);
       }
-      throw new HttpError(
-        401,
-        auth.reason,
-        undefined,
-        auth.reason ? { 'www-authenticate': 'Token' } : {},
-      );
+      throw err;
     }
-    const version = negotiateVersionOrThrow(headers[VERSION_HEADER] as string | undefined);
+    const version = negotiateVersionOrThrow(requested);
     ctx.version = version;
-    if (limited && caller?.token) {
-      await rateLimitOrThrow(limited, `token:${caller.token.id}`);
-    } else if (limited && auth.ok) {
-      await rateLimitOrThrow(limited, address);
-    }
     let body: Buffer;
     try {
       body = await readBodyLimited(req, deps.config.limits.maxBodyBytes);

@@ -1,6 +1,6 @@
-// GraphQL armour and request limits: depth, aliases, tokens, static cost, introspection switch,
-// body size (413 on GraphQL and REST, declared and chunked) and the per-token / per-address rate
-// limit (429 + Retry-After), each with a stable error code.
+// GraphQL armour and request limits: depth, aliases, tokens, static cost, introspection switch and
+// body size (413 on GraphQL and REST, declared and chunked), each with a stable error code. Rate
+// limits: test/api/rate-limit.test.ts.
 import type { Server } from 'node:http';
 import { createTestApp, type TestApp } from '../support/app';
 import { closeServer, listen } from '../support/rest';
@@ -172,73 +172,5 @@ describe('request body limit', () => {
     const body = (await res.json()) as { errors: { status: number; detail: string }[] };
     expect(body.errors[0]?.status).toBe(413);
     expect(body.errors[0]?.detail).toContain('BERTH_MAX_BODY_BYTES');
-  });
-});
-
-describe('rate limit', () => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp({
-      BERTH_AUTH: 'on',
-      BERTH_REST_AUTH: 'token',
-      BERTH_RATE_LIMIT: '3',
-      BERTH_RATE_LIMIT_WINDOW_MS: '60000',
-    });
-  });
-  afterAll(async () => {
-    await t.close();
-  });
-
-  it('returns 429 with Retry-After after the limit, per token', async () => {
-    const a = (await t.app.tokens.create({ role: 'reader' })).token;
-    const b = (await t.app.tokens.create({ role: 'reader' })).token;
-    const q = '{ version { berth } }';
-    const statuses: number[] = [];
-    for (let i = 0; i < 4; i++) {
-      statuses.push((await post(t, q, { authorization: `Bearer ${a}` })).status);
-    }
-    expect(statuses).toEqual([200, 200, 200, 429]);
-    const limited = await post(t, q, { authorization: `Bearer ${a}` });
-    expect(limited.body.errors?.[0]?.extensions?.code).toBe('berth.rate_limited');
-    const retry = Number(limited.headers.get('retry-after'));
-    expect(retry).toBeGreaterThanOrEqual(1);
-    expect(retry).toBeLessThanOrEqual(60);
-    expect((await post(t, q, { authorization: `Bearer ${b}` })).status).toBe(200);
-  });
-
-  it('limits failed authentications per client address (token guessing)', async () => {
-    const statuses: number[] = [];
-    for (let i = 0; i < 4; i++) {
-      statuses.push(
-        (await post(t, '{ version { berth } }', { authorization: 'Bearer nope' })).status,
-      );
-    }
-    expect(statuses).toEqual([401, 401, 401, 429]);
-  });
-
-  it('limits REST token callers too, with Placement’s error body', async () => {
-    const c = (await t.app.tokens.create({ role: 'reader' })).token;
-    const { server, base } = await listen((req, res) => t.app.handle(req, res));
-    try {
-      const statuses: number[] = [];
-      let last: Response | undefined;
-      for (let i = 0; i < 4; i++) {
-        last = await fetch(`${base}/placement/resource_classes`, {
-          headers: {
-            'x-auth-token': c,
-            accept: 'application/json',
-            'openstack-api-version': 'placement latest',
-          },
-        });
-        statuses.push(last.status);
-      }
-      expect(statuses).toEqual([200, 200, 200, 429]);
-      expect(last?.headers.get('retry-after')).toMatch(/^\d+$/);
-      const body = (await last?.json()) as { errors: { code: string }[] };
-      expect(body.errors[0]?.code).toBe('berth.rate_limited');
-    } finally {
-      await closeServer(server);
-    }
   });
 });

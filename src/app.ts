@@ -42,8 +42,22 @@ export interface App {
   close(): Promise<void>;
 }
 
-/** Options for tests: an already-initialised DataSource and cache. */
+/** One worker of `berth serve --workers N` (src/cluster.ts). */
+export interface WorkerIdentity {
+  /** node:cluster worker id (1, 2, …; a restarted worker gets a new one). */
+  readonly id: number;
+  readonly pid: number;
+}
+
+/**
+ * Options: a cluster worker's identity and whether to migrate; for tests, an already-initialised
+ * DataSource and cache.
+ */
 export interface AppOverrides {
+  /** Migrate and seed the database first (default true; cluster workers: the primary did). */
+  readonly migrate?: boolean;
+  /** Set in a cluster worker: /readyz then names it (`worker: { id, pid }`). */
+  readonly worker?: WorkerIdentity;
   readonly dataSource?: DataSource;
   readonly cache?: Cache;
   /** NOTIFY channel for changes (tests use one per schema). */
@@ -59,7 +73,7 @@ export interface AppOverrides {
 export async function createApp(config: Config, log: Logger, o: AppOverrides = {}): Promise<App> {
   const opened = o.dataSource
     ? { dataSource: o.dataSource, url: o.listenUrl, embedded: undefined }
-    : await openServerDatabase(config, log);
+    : await openServerDatabase(config, log, { migrate: o.migrate ?? true });
   const { embedded, url: listenUrl } = opened;
   const ds = opened.dataSource;
   const cache =
@@ -80,12 +94,16 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
   const authenticator = config.auth
     ? new Authenticator(tokens, config.limits.authCacheTtlMs, log)
     : undefined;
-  const limiter = new RateLimiter(cache, config.limits.rateLimit, config.limits.rateLimitWindowMs);
+  const limiter = new RateLimiter(cache, config.limits.rateLimits);
   const graphql = createGraphQL({ services, scheduling, log, config, authenticator, limiter });
   const admission = { authenticator, limiter, log };
   const rest = createRestRouter({ services, config, log, authenticator, limiter });
 
-  const ready = () => readiness({ dataSource: ds, cache, config });
+  const ready = async () => {
+    const r = await readiness({ dataSource: ds, cache, config });
+    // /readyz is answered by whichever worker the connection landed on: say which.
+    return o.worker ? { ...r, worker: o.worker } : r;
+  };
   const handle = createRequestHandler({
     config,
     log,

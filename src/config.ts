@@ -1,9 +1,51 @@
 // Configuration from the environment, parsed and validated once at start (zod).
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import type { RateLimits } from './auth/rate-limiter';
+import { isRole, ROLES, type Role } from './auth/roles';
 import type { CandidateBounds } from './placement/allocation-candidates/find-allocation-candidates';
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Parses BERTH_RATE_LIMIT_ROLES (`reader=600,scheduler=0`): the limit per role, or why not. */
+function parseRoleRateLimits(v: string): Partial<Record<Role, number>> | string {
+  const limits: Partial<Record<Role, number>> = {};
+  for (const pair of v.split(',').map((p) => p.trim())) {
+    if (pair === '') {
+      continue;
+    }
+    const m = /^([^=\s]+)\s*=\s*(\d+)$/.exec(pair);
+    if (!m) {
+      return `'${pair}' is not role=number; write e.g. reader=600,scheduler=0`;
+    }
+    const role = m[1]!;
+    const limit = Number(m[2]);
+    if (!isRole(role)) {
+      return `unknown role '${role}' (roles: ${ROLES.join(', ')})`;
+    }
+    if (role in limits) {
+      return `role '${role}' is listed twice`;
+    }
+    if (!Number.isSafeInteger(limit)) {
+      return `${m[2]} is too large a limit for role '${role}'`;
+    }
+    limits[role] = limit;
+  }
+  return limits;
+}
+
+/** BERTH_RATE_LIMIT_ROLES: requests per window per token, by role; 0 or absent = unlimited. */
+const roleRateLimits = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    const limits = parseRoleRateLimits(v ?? '');
+    if (typeof limits === 'string') {
+      ctx.addIssue({ code: 'custom', message: limits, input: v });
+      return z.NEVER;
+    }
+    return limits;
+  });
 
 const onOff = z
   .enum(['on', 'off', 'true', 'false', '1', '0'])
@@ -28,6 +70,7 @@ const schema = z.object({
   BERTH_SUBSCRIPTION_BUFFER: z.coerce.number().int().min(1).max(100_000).default(256),
   BERTH_MAX_SUBSCRIPTIONS: z.coerce.number().int().min(1).max(100_000).default(100),
   BERTH_WATCHDOG_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  BERTH_WORKERS: z.coerce.number().int().min(1).max(256).optional(),
   BERTH_AUTH: onOff.optional(),
   BERTH_REST_PREFIX: z
     .string()
@@ -64,6 +107,8 @@ const schema = z.object({
   BERTH_GRAPHQL_MAX_RESULT_ITEMS: z.coerce.number().int().min(100).max(10_000_000).default(50_000),
   BERTH_RATE_LIMIT: z.coerce.number().int().min(0).default(3000),
   BERTH_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(100).default(10000),
+  BERTH_RATE_LIMIT_ANONYMOUS: z.coerce.number().int().min(0).default(0),
+  BERTH_RATE_LIMIT_ROLES: roleRateLimits,
   BERTH_SCHEDULER_FILTERS: z.string().optional(),
   BERTH_SCHEDULER_WEIGHERS: z.string().optional(),
   BERTH_SCHEDULER_CONFIG: z.string().optional(),
@@ -93,6 +138,11 @@ export interface Config {
   readonly shutdownTimeoutMs: number;
   /** Event-loop stall (ms) after which `berth serve` names the running plugin and exits; 0 = off. */
   readonly watchdogMs: number;
+  /**
+   * `berth serve` processes (BERTH_WORKERS; `--workers` overrides); undefined = one per core
+   * with DATABASE_URL, 1 on the embedded database (src/cluster.ts).
+   */
+  readonly workers: number | undefined;
   /** Token auth on? Defaults to on with DATABASE_URL, off on the embedded default. */
   readonly auth: boolean;
   /** Whether auth was chosen explicitly (for the start banner / readiness detail). */
@@ -125,9 +175,11 @@ export interface Config {
     readonly candidates: CandidateBounds;
     /** Live subscriptions: changes pending per subscriber before a resync; open ones per caller. */
     readonly live: { readonly maxBuffered: number; readonly maxPerCaller: number };
-    /** Requests per window per token (or client address when auth is off); 0 = unlimited. */
-    readonly rateLimit: number;
-    readonly rateLimitWindowMs: number;
+    /**
+     * Rate limits per window (0 = unlimited): per token by role (default none), failed
+     * authentications per address, requests per address with auth off (default none).
+     */
+    readonly rateLimits: RateLimits;
   };
   /** Scheduler pipeline settings. */
   readonly scheduler: {
@@ -262,6 +314,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL ?? (isTest ? 'silent' : 'info'),
     shutdownTimeoutMs: e.BERTH_SHUTDOWN_TIMEOUT_MS,
     watchdogMs: e.BERTH_WATCHDOG_MS,
+    workers: e.BERTH_WORKERS,
     auth: e.BERTH_AUTH ?? !embedded,
     authExplicit: e.BERTH_AUTH !== undefined,
     // An explicitly empty BERTH_REST_PREFIX (or '/') serves the REST facade at '/'.
@@ -291,8 +344,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         maxResults: e.BERTH_CANDIDATE_MAX_RESULTS,
         maxExamined: Math.max(e.BERTH_CANDIDATE_MAX_EXAMINED, e.BERTH_CANDIDATE_MAX_RESULTS),
       },
-      rateLimit: e.BERTH_RATE_LIMIT,
-      rateLimitWindowMs: e.BERTH_RATE_LIMIT_WINDOW_MS,
+      rateLimits: {
+        windowMs: e.BERTH_RATE_LIMIT_WINDOW_MS,
+        failedAuth: e.BERTH_RATE_LIMIT,
+        anonymous: e.BERTH_RATE_LIMIT_ANONYMOUS,
+        roles: e.BERTH_RATE_LIMIT_ROLES,
+      },
     },
     scheduler: {
       filters: list('BERTH_SCHEDULER_FILTERS', e.BERTH_SCHEDULER_FILTERS, DEFAULT_FILTERS),

@@ -2,7 +2,7 @@
 // in-flight requests (bounded by BERTH_SHUTDOWN_TIMEOUT_MS), then close pools.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type App, createApp } from './app';
+import { type App, createApp, type WorkerIdentity } from './app';
 import type { Config } from './config';
 import type { Logger } from './logger';
 
@@ -80,12 +80,47 @@ export async function listen(
   };
 }
 
+/** Options of {@link startServer}. */
+export interface StartOptions {
+  /** Migrate and seed the database first (default true; cluster workers: the primary did). */
+  readonly migrate?: boolean;
+  /** Set in a cluster worker: every response carries `x-berth-worker: <id>`, /readyz its pid. */
+  readonly worker?: WorkerIdentity;
+}
+
 /** Creates the app and listens on config.host:config.port. */
-export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
-  const app = await createApp(config, log);
+export async function startServer(
+  config: Config,
+  log: Logger,
+  opts: StartOptions = {},
+): Promise<RunningServer> {
+  const app = await createApp(config, log, { migrate: opts.migrate, worker: opts.worker });
+  const workerId = opts.worker ? String(opts.worker.id) : undefined;
+  // The capacity index is loaded before the port opens: the first candidates answer is then as
+  // fast as every other, and a replica behind a load balancer takes traffic only once warm.
+  const warm = performance.now();
+  try {
+    await app.services.candidates.current();
+  } catch (err) {
+    await app.close().catch(() => undefined);
+    throw err;
+  }
+  log.info(
+    {
+      ms: Math.round(performance.now() - warm),
+      providers: app.services.candidates.stats.providers,
+    },
+    'capacity index loaded',
+  );
   let listener: Listener;
   try {
-    listener = await listen((req, res) => app.handle(req, res), {
+    const handle = workerId
+      ? (req: IncomingMessage, res: ServerResponse) => {
+          res.setHeader('x-berth-worker', workerId);
+          app.handle(req, res);
+        }
+      : (req: IncomingMessage, res: ServerResponse) => app.handle(req, res);
+    listener = await listen(handle, {
       port: config.port,
       host: config.host,
       shutdownTimeoutMs: config.shutdownTimeoutMs,

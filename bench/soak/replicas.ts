@@ -45,6 +45,8 @@ export function spawnReplica(
       PORT: String(port),
       BERTH_HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
+      // Each replica is one process: the soak's replicas are what `--workers` would fork.
+      BERTH_WORKERS: '1',
       // The opt-in shared candidate layer stays exercised under the Redis faults.
       BERTH_CANDIDATE_SHARED_CACHE: 'gated',
       ...env,

@@ -3,15 +3,11 @@ import 'reflect-metadata';
 import { Command } from 'commander';
 import { ConfigError, loadConfig } from '../config';
 import { resetDatabase, seedStandard } from '../db/seed';
-import { authSummary } from '../http/readiness';
-import { createLogger } from '../logger';
-import { installProcessGuards } from '../process-guards';
-import { startServer } from '../server';
 import { BERTH_VERSION, MAX_MICROVERSION } from '../version';
-import { startWatchdog } from '../watchdog';
-import { advertiseEmbedded, openDatabase } from './database';
+import { openDatabase } from './database';
 import { describeStartupError } from './errors';
 import { registerImportCommand } from './import-command';
+import { registerServeCommand } from './serve-command';
 import { registerTokenCommand } from './token-command';
 
 function fail(err: unknown): never {
@@ -34,57 +30,7 @@ const program = new Command('berth')
   .description('Resource placement service (OpenStack Placement semantics, GraphQL + REST).')
   .version(BERTH_VERSION, '-V, --version');
 
-program
-  .command('serve')
-  .description('start the HTTP server (GraphQL at /graphql)')
-  .action(async () => {
-    const cfg = config();
-    const log = createLogger(cfg.logLevel);
-    let running: Awaited<ReturnType<typeof startServer>>;
-    try {
-      running = await startServer(cfg, log);
-    } catch (err) {
-      fail(err);
-    }
-    const unadvertise = cfg.embedded
-      ? advertiseEmbedded(cfg.dataDir, embeddedUrlOf(running))
-      : () => {};
-    const banner = [
-      `berth ${BERTH_VERSION} listening on ${running.url}`,
-      `  GraphQL: ${running.url}/graphql   health: /healthz /readyz`,
-      cfg.embedded
-        ? `  database: embedded PostgreSQL (PGlite) in ${cfg.dataDir}; set DATABASE_URL for a real server`
-        : '  database: DATABASE_URL',
-      `  cache: ${cfg.redisUrl ? 'Redis (REDIS_URL)' : 'in-process LRU; set REDIS_URL for Redis'}`,
-      `  auth: ${authSummary(cfg)}`,
-    ];
-    process.stdout.write(`${banner.join('\n')}\n`);
-    if ((!cfg.auth && cfg.authExplicit) || (cfg.restAuth === 'noauth2' && !cfg.embedded)) {
-      log.warn({ auth: authSummary(cfg) }, 'authentication is off for some callers');
-    }
-    const shutdown = (signal: string) => {
-      log.info({ signal }, 'signal received');
-      running.stop().then(
-        () => {
-          unadvertise();
-          process.exit(0);
-        },
-        (err) => {
-          log.error({ err }, 'shutdown failed');
-          process.exit(1);
-        },
-      );
-    };
-    installProcessGuards(log, () => running.stop());
-    startWatchdog(cfg.watchdogMs);
-    process.once('SIGTERM', () => shutdown('SIGTERM'));
-    process.once('SIGINT', () => shutdown('SIGINT'));
-  });
-
-function embeddedUrlOf(running: Awaited<ReturnType<typeof startServer>>): string {
-  const opts = running.app.dataSource.options as { url?: string };
-  return opts.url ?? '';
-}
+registerServeCommand(program);
 
 program
   .command('migrate')

@@ -40,17 +40,25 @@ export async function connectDatabase(
 }
 
 /**
- * Connects the server to the configured database, then migrates it and seeds the standard classes
+ * Connects the server to the configured database, then (unless `opts.migrate` is false: cluster
+ * workers, whose primary did it once before forking) migrates it and seeds the standard classes
  * and traits.
  * @throws when it cannot be reached or migrated (everything started is stopped first).
  */
-export async function openServerDatabase(config: Config, log: Logger): Promise<ConnectedDatabase> {
+export async function openServerDatabase(
+  config: Config,
+  log: Logger,
+  opts: { readonly migrate?: boolean } = {},
+): Promise<ConnectedDatabase> {
   const db = await connectDatabase(config.databaseUrl, config.dataDir, {
     poolSize: config.dbPoolSize,
     maxConnections: config.dbPoolSize + 2,
   });
   if (db.embedded) {
     log.info({ dataDir: config.dataDir }, 'embedded PostgreSQL (PGlite) started');
+  }
+  if (opts.migrate === false) {
+    return db;
   }
   try {
     await db.dataSource.runMigrations({ transaction: 'each' });
@@ -61,4 +69,15 @@ export async function openServerDatabase(config: Config, log: Logger): Promise<C
     throw err;
   }
   return db;
+}
+
+/**
+ * Migrates and seeds the configured database, then disconnects: what the primary of `berth serve
+ * --workers N` does once before forking, so that N workers do not race to migrate.
+ * @throws as {@link openServerDatabase}.
+ */
+export async function prepareServerDatabase(config: Config, log: Logger): Promise<void> {
+  const db = await openServerDatabase(config, log);
+  await db.dataSource.destroy();
+  await db.embedded?.stop();
 }

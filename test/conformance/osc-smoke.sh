@@ -14,6 +14,9 @@ DB="${CONFORMANCE_DB:-berth_conformance}"
 PORT="${OSC_SMOKE_PORT:-8789}"
 LOG="${OSC_SMOKE_LOG:-$ROOT/dist/osc-smoke-server.log}"
 export DATABASE_URL="$PG/$DB"
+# One process: the client reads its own writes at once (workers learn of each other's writes
+# through NOTIFY, a few milliseconds later).
+export BERTH_WORKERS=1
 
 if ! command -v openstack >/dev/null; then
   echo "openstack client missing: apt-get install -y python3-openstackclient python3-osc-placement" >&2

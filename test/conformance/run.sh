@@ -25,6 +25,9 @@ SHARED="${CONFORMANCE_DIR:-$ROOT/../shared/conformance}"
 REPORT="${CONFORMANCE_REPORT:-$ROOT/dist/conformance-report.json}"
 LOG="${CONFORMANCE_LOG:-$ROOT/dist/conformance-server.log}"
 export DATABASE_URL="$PG/$DB"
+# One process: the gabbits read their own writes at once (workers learn of each other's writes
+# through NOTIFY, a few milliseconds later).
+export BERTH_WORKERS=1
 
 if [ "${CONFORMANCE_NO_BUILD:-0}" != "1" ]; then
   npm run build --silent

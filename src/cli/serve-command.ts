@@ -1,0 +1,160 @@
+// `berth serve [--workers N]`: serves in this process (N = 1, always so on the embedded database),
+// or becomes the node:cluster primary of N workers (src/cluster.ts), each of which serves as one
+// process does. The start banner is printed once, by the process that was started.
+import type { Command } from 'commander';
+import type { WorkerIdentity } from '../app';
+import {
+  announceListening,
+  clusterWorker,
+  planWorkers,
+  reportStartFailure,
+  superviseWorkers,
+  type WorkerPlan,
+} from '../cluster';
+import { type Config, ConfigError, loadConfig } from '../config';
+import { prepareServerDatabase } from '../db/open';
+import { authSummary } from '../http/readiness';
+import { createLogger, type Logger } from '../logger';
+import type { RunningServer } from '../server';
+import { BERTH_VERSION } from '../version';
+import { advertiseEmbedded } from './database';
+import { describeStartupError } from './errors';
+
+function fail(err: unknown): never {
+  process.stderr.write(`berth: ${describeStartupError(err)}\n`);
+  process.exit(1);
+}
+
+function configOrFail(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      fail(err);
+    }
+    throw err;
+  }
+}
+
+/** The start banner (and the auth warning): once per `berth serve`, whatever the worker count. */
+function announce(cfg: Config, log: Logger, url: string, plan: WorkerPlan): void {
+  const banner = [
+    `berth ${BERTH_VERSION} listening on ${url}`,
+    `  GraphQL: ${url}/graphql   health: /healthz /readyz`,
+    cfg.embedded
+      ? `  database: embedded PostgreSQL (PGlite) in ${cfg.dataDir}; set DATABASE_URL for a real server`
+      : '  database: DATABASE_URL',
+    `  cache: ${cfg.redisUrl ? 'Redis (REDIS_URL)' : 'in-process LRU; set REDIS_URL for Redis'}`,
+    `  auth: ${authSummary(cfg)}`,
+    `  workers: ${plan.count} (${plan.note})${plan.count > 1 ? '; /readyz and /metrics answer per worker' : ''}`,
+  ];
+  process.stdout.write(`${banner.join('\n')}\n`);
+  if ((!cfg.auth && cfg.authExplicit) || (cfg.restAuth === 'noauth2' && !cfg.embedded)) {
+    log.warn({ auth: authSummary(cfg) }, 'authentication is off for some callers');
+  }
+}
+
+function embeddedUrlOf(running: RunningServer): string {
+  const opts = running.app.dataSource.options as { url?: string };
+  return opts.url ?? '';
+}
+
+/**
+ * Serves in this process until SIGTERM/SIGINT: the whole `berth serve` (`plan` given), or one
+ * cluster worker (`worker` given: the primary migrated, prints the banner and is told of
+ * failures).
+ */
+async function serveHere(
+  cfg: Config,
+  log: Logger,
+  who: { readonly plan: WorkerPlan } | { readonly worker: WorkerIdentity },
+): Promise<void> {
+  const worker = 'worker' in who ? who.worker : undefined;
+  // Loaded here, not at the top: a cluster primary never serves, and is ~30 MiB smaller without
+  // the app (require: a dynamic import() would be ESM, which ts-node runs of src/ cannot load).
+  const { startServer } = require('../server') as typeof import('../server');
+  const { installProcessGuards } =
+    require('../process-guards') as typeof import('../process-guards');
+  const { startWatchdog } = require('../watchdog') as typeof import('../watchdog');
+  let running: RunningServer;
+  try {
+    running = await startServer(cfg, log, { migrate: !worker, worker });
+  } catch (err) {
+    if (worker) {
+      reportStartFailure(describeStartupError(err));
+      return;
+    }
+    fail(err);
+  }
+  let unadvertise = () => {};
+  if ('plan' in who) {
+    if (cfg.embedded) {
+      unadvertise = advertiseEmbedded(cfg.dataDir, embeddedUrlOf(running));
+    }
+    announce(cfg, log, running.url, who.plan);
+  } else {
+    announceListening(running.url);
+  }
+  const shutdown = (signal: string) => {
+    log.info({ signal }, 'signal received');
+    running.stop().then(
+      () => {
+        unadvertise();
+        process.exit(0);
+      },
+      (err) => {
+        log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  installProcessGuards(log, () => running.stop());
+  startWatchdog(cfg.watchdogMs);
+  // A worker may get both the terminal's SIGINT and the primary's SIGTERM: stop() is idempotent.
+  // A single process keeps its old behaviour: a second signal of the same kind ends it at once.
+  const on = worker ? process.on.bind(process) : process.once.bind(process);
+  on('SIGTERM', () => shutdown('SIGTERM'));
+  on('SIGINT', () => shutdown('SIGINT'));
+}
+
+/** Adds `serve` to `program`. */
+export function registerServeCommand(program: Command): void {
+  program
+    .command('serve')
+    .description('start the HTTP server (GraphQL at /graphql)')
+    .option(
+      '--workers <n>',
+      'processes serving the port (default: BERTH_WORKERS, else one per core; 1 on the embedded database)',
+    )
+    .action(async (opts: { workers?: string }) => {
+      const cfg = configOrFail();
+      const log = createLogger(cfg.logLevel);
+      const worker = clusterWorker();
+      if (worker) {
+        await serveHere(cfg, log.child({ worker: worker.id }), { worker });
+        return;
+      }
+      let plan: WorkerPlan;
+      try {
+        plan = planWorkers(cfg, opts.workers);
+      } catch (err) {
+        fail(err);
+      }
+      if (plan.count === 1) {
+        await serveHere(cfg, log, { plan });
+        return;
+      }
+      try {
+        // Once, before forking: N workers migrating the same database at once could race.
+        await prepareServerDatabase(cfg, log);
+      } catch (err) {
+        fail(err);
+      }
+      superviseWorkers({
+        count: plan.count,
+        log: log.child({ primary: process.pid }),
+        shutdownTimeoutMs: cfg.shutdownTimeoutMs,
+        onListening: (url) => announce(cfg, log, url, plan),
+      });
+    });
+}

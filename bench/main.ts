@@ -17,6 +17,7 @@ import { startEmbeddedPg } from '../src/db/embedded-pg';
 import { seedStandard } from '../src/db/seed';
 import { createLogger } from '../src/logger';
 import { runEngineBench } from './engine';
+import { gqlRequest } from './http/scenarios';
 import { runSchedulingBench, SCHEDULING_ENV, tagAggregates } from './scheduling';
 import { seedDataset } from './seed';
 import { runSubscriptionBench } from './subscriptions';
@@ -43,20 +44,6 @@ const rss = () => Math.round(process.memoryUsage().rss / 2 ** 20);
 const CANDIDATES = `query($r: AllocationCandidatesRequest!) {
   allocationCandidates(request: $r) { allocationRequests { mappings { suffix } } providerSummaries { traits } } }`;
 const SCHEDULE = `mutation($i: ScheduleInput!) { schedule(input: $i) { selections { consumerUuid host { uuid } reason } } }`;
-const plain = (limit?: number, extra: object = {}) => ({
-  groups: [
-    {
-      resources: [
-        { resourceClass: 'VCPU', amount: 2 },
-        { resourceClass: 'MEMORY_MB', amount: 4096 },
-        { resourceClass: 'DISK_GB', amount: 20 },
-      ],
-      ...extra,
-    },
-  ],
-  ...(limit ? { limit } : {}),
-});
-
 type BenchApp = Awaited<ReturnType<typeof createApp>>;
 
 /**
@@ -250,18 +237,18 @@ async function main(): Promise<void> {
     console.log(
       `flat: ${flat} hosts seeded (${seeded.providers} providers); index load ${(performance.now() - t).toFixed(0)} ms`,
     );
-    await timeQuery(app, `GraphQL ${flat} flat, full answer`, plain(), iterations, 45);
-    await timeQuery(app, `GraphQL ${flat} flat, limit 10`, plain(10), iterations);
+    await timeQuery(app, `GraphQL ${flat} flat, full answer`, gqlRequest(), iterations, 45);
+    await timeQuery(app, `GraphQL ${flat} flat, limit 10`, gqlRequest(10), iterations);
     await timeQuery(
       app,
       `GraphQL ${flat} flat, required AVX2`,
-      plain(undefined, { required: ['HW_CPU_X86_AVX2'] }),
+      gqlRequest(undefined, { required: ['HW_CPU_X86_AVX2'] }),
       iterations,
     );
     await timeQuery(
       app,
       `GraphQL ${flat} flat, member_of in:agg1,agg2`,
-      plain(undefined, { memberOf: [`in:${seeded.aggregates[0]},${seeded.aggregates[1]}`] }),
+      gqlRequest(undefined, { memberOf: [`in:${seeded.aggregates[0]},${seeded.aggregates[1]}`] }),
       iterations,
     );
 
@@ -282,7 +269,7 @@ async function main(): Promise<void> {
               projectId: 'bench',
               userId: 'bench',
               consumerType: 'INSTANCE',
-              request: plain(50),
+              request: gqlRequest(50),
             },
           })) as { schedule: { selections: { host: unknown }[] } };
           if (data.schedule.selections[0]!.host) {
@@ -309,8 +296,8 @@ async function main(): Promise<void> {
 
   await withApp('nested', async (app) => {
     await seedDataset(app.dataSource, { hosts: nested, shape: 'nested', sharing: 2 });
-    await timeQuery(app, `GraphQL ${nested} nested, limit 1000`, plain(1000), iterations, 25);
-    await timeQuery(app, `GraphQL ${nested} nested, limit 10`, plain(10), iterations, 5);
+    await timeQuery(app, `GraphQL ${nested} nested, limit 1000`, gqlRequest(1000), iterations, 25);
+    await timeQuery(app, `GraphQL ${nested} nested, limit 10`, gqlRequest(10), iterations, 5);
     await timeRollups(app, iterations);
   });
 

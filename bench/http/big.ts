@@ -4,7 +4,7 @@
 import { createDataSource } from '../../src/db/data-source';
 import { overCommitted, SCHEDULING_ENV, tagAggregates } from '../scheduling';
 import { seedDataset } from '../seed';
-import { BenchClient, fmt, pct } from './client';
+import { type BenchClient, fmt, pct, tokenClient } from './client';
 import {
   GQL_CANDIDATES,
   gqlCounts,
@@ -30,9 +30,8 @@ export async function runBig(hosts: number, workers: number, iterations: number,
   );
   const a = await startServe(db, { workers, env: SCHEDULING_ENV });
   const b = await startServe(db, { workers, env: SCHEDULING_ENV });
-  const headers = { 'x-auth-token': db.tokens.admin, authorization: `Bearer ${db.tokens.admin}` };
-  const ca = new BenchClient(a.url, headers);
-  const cb = new BenchClient(b.url, headers);
+  const ca = tokenClient(a.url, db.tokens.admin);
+  const cb = tokenClient(b.url, db.tokens.admin);
   try {
     for (const [name, s] of [
       ['A', a],

@@ -60,6 +60,11 @@ export class BenchClient {
   }
 }
 
+/** A client of `url` sending `token` the way each API reads it (REST and GraphQL). */
+export function tokenClient(url: string, token: string): BenchClient {
+  return new BenchClient(url, { 'x-auth-token': token, authorization: `Bearer ${token}` });
+}
+
 /** The p-th percentile of `xs`. */
 export function pct(xs: readonly number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);

@@ -9,7 +9,7 @@ import { createDataSource } from '../../src/db/data-source';
 import { overCommitted, SCHEDULING_ENV, tagAggregates } from '../scheduling';
 import { seedDataset } from '../seed';
 import { runBig } from './big';
-import { BenchClient } from './client';
+import { type BenchClient, tokenClient } from './client';
 import {
   GQL_CANDIDATES,
   gqlCounts,
@@ -45,15 +45,6 @@ const LARGE_ANSWERS = { BERTH_GRAPHQL_MAX_RESULT_ITEMS: '1000000' };
 const ITER = Number(text('iterations', smoke ? '5' : '50'));
 const WORKERS = list('workers', '1');
 
-/** Clients for one served database: REST+GraphQL with the admin token. */
-function clientsOf(server: ServeProcess, db: BenchDatabase) {
-  const admin = new BenchClient(server.url, { 'x-auth-token': db.tokens.admin, ...bearer(db) });
-  return admin;
-}
-function bearer(db: BenchDatabase) {
-  return { authorization: `Bearer ${db.tokens.admin}` };
-}
-
 async function withServe(
   db: BenchDatabase,
   workers: number,
@@ -61,7 +52,7 @@ async function withServe(
   fn: (server: ServeProcess, client: BenchClient) => Promise<void>,
 ): Promise<void> {
   const server = await startServe(db, { workers, env });
-  const client = clientsOf(server, db);
+  const client = tokenClient(server.url, db.tokens.admin);
   try {
     log(
       ` berth serve --workers ${workers}: ready in ${server.readyMs.toFixed(0)} ms, rss ${server.rssMiB().join('+')} MiB`,

@@ -1,48 +1,10 @@
 // The real CLI process: boots on the embedded default from a clean data dir, answers /readyz and
 // GraphQL, stops on SIGTERM; a bad DATABASE_URL gives one clear line and a non-zero exit.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-
-const root = path.resolve(__dirname, '../..');
-
-function berth(args: string[], env: Record<string, string | undefined>): ChildProcess {
-  const clean = { ...process.env };
-  delete clean.DATABASE_URL;
-  delete clean.REDIS_URL;
-  return spawn(
-    process.execPath,
-    ['-r', 'ts-node/register/transpile-only', 'src/cli/main.ts', ...args],
-    {
-      cwd: root,
-      env: { ...clean, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-}
-
-function collect(child: ChildProcess): { out: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  child.stdout?.on('data', (d) => {
-    out += String(d);
-  });
-  child.stderr?.on('data', (d) => {
-    err += String(d);
-  });
-  return { out: () => out, err: () => err };
-}
-
-async function waitFor(pred: () => boolean, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > end) {
-      throw new Error('timed out');
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import { berth, collect, waitFor } from '../support/cli';
 
 describe('berth serve', () => {
   it('boots on the embedded default from a clean data dir and answers GraphQL and /readyz', async () => {

@@ -2,54 +2,15 @@
 // answer on the one port, a write through one is seen by a candidates query answered by the
 // other, a killed worker is replaced, SIGTERM ends the primary with 0 and no worker left; a port
 // in use stops it at once with one line; on the embedded database, N > 1 is refused.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
+import { berth, collect, waitFor } from '../support/cli';
 import { realPostgresIt, testDatabaseUrl } from '../support/db';
-
-const root = path.resolve(__dirname, '../..');
-
-function berth(args: string[], env: Record<string, string | undefined>): ChildProcess {
-  const clean = { ...process.env };
-  delete clean.DATABASE_URL;
-  delete clean.REDIS_URL;
-  delete clean.BERTH_WORKERS;
-  return spawn(
-    process.execPath,
-    ['-r', 'ts-node/register/transpile-only', 'src/cli/main.ts', ...args],
-    {
-      cwd: root,
-      env: { ...clean, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-}
-
-function collect(child: ChildProcess): { out: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  child.stdout?.on('data', (d) => {
-    out += String(d);
-  });
-  child.stderr?.on('data', (d) => {
-    err += String(d);
-  });
-  return { out: () => out, err: () => err };
-}
-
-async function waitFor(pred: () => boolean | Promise<boolean>, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await pred())) {
-    if (Date.now() > end) {
-      throw new Error('timed out');
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const exitOf = (child: ChildProcess) =>
   new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));

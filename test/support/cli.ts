@@ -1,0 +1,49 @@
+// The real `berth` CLI as a child process for tests: started from the TypeScript sources with a
+// clean environment (no DATABASE_URL, REDIS_URL or BERTH_WORKERS from the caller), its output
+// collected, and a poll helper for what it prints or serves.
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+
+/** The repository root (the CLI's working directory). */
+export const root = path.resolve(__dirname, '../..');
+
+/** Starts `berth <args>` with `env` added to a clean environment. */
+export function berth(args: string[], env: Record<string, string | undefined>): ChildProcess {
+  const clean = { ...process.env };
+  delete clean.DATABASE_URL;
+  delete clean.REDIS_URL;
+  delete clean.BERTH_WORKERS;
+  return spawn(
+    process.execPath,
+    ['-r', 'ts-node/register/transpile-only', 'src/cli/main.ts', ...args],
+    {
+      cwd: root,
+      env: { ...clean, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+}
+
+/** Collects what `child` writes to stdout and stderr. */
+export function collect(child: ChildProcess): { out: () => string; err: () => string } {
+  let out = '';
+  let err = '';
+  child.stdout?.on('data', (d) => {
+    out += String(d);
+  });
+  child.stderr?.on('data', (d) => {
+    err += String(d);
+  });
+  return { out: () => out, err: () => err };
+}
+
+/** Polls `pred` every 100 ms until it holds. @throws after `ms` milliseconds. */
+export async function waitFor(pred: () => boolean | Promise<boolean>, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await pred())) {
+    if (Date.now() > end) {
+      throw new Error('timed out');
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -3,6 +3,7 @@
 // swapping) costs at most one short deadline: every command times out after `commandTimeoutMs`,
 // and a timeout opens a breaker for `cooldownMs` during which calls miss at once without asking;
 // the first call after it probes Redis again.
+import './ioredis-strings';
 import { Redis } from 'ioredis';
 import type { Logger } from '../logger';
 import type { Cache, CacheStats } from './cache';

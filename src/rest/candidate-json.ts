@@ -1,7 +1,7 @@
-// The JSON text of GET /allocation_candidates, written directly. An answer for 1,000 hosts is
-// ~500 KB: building it as objects and then serialising them costs twice the work and most of
-// the garbage of the request. Provider summaries are the engine's shared, frozen objects (one
-// per provider until it changes), so the text of each is kept with it and reused by every
+// The JSON body of GET /allocation_candidates, written directly as bytes (src/rest/json-bytes.ts).
+// An answer for 1,000 hosts is ~500 KB: building it as objects and then serialising them costs
+// several times the search. Provider summaries are the engine's shared, frozen objects (one per
+// provider until it changes), so the bytes of each are kept with it and copied into every
 // answer that names the provider. The output is byte-for-byte what JSON.stringify of the
 // documented body gives (test/unit/rest/candidate-json.test.ts checks it against that).
 import type {
@@ -9,6 +9,7 @@ import type {
   AllocationRequest,
   ProviderSummary,
 } from '../placement/allocation-candidates/results';
+import { JsonBytes } from './json-bytes';
 
 /** Which parts of the body a microversion shows. */
 export interface CandidateJsonShape {
@@ -24,45 +25,70 @@ export interface CandidateJsonShape {
   readonly requestedClasses: ReadonlySet<string> | undefined;
 }
 
-const q = JSON.stringify;
-
-function amounts(resources: Readonly<Record<string, number>>): string {
-  let out = '{';
+function amounts(w: JsonBytes, resources: Readonly<Record<string, number>>): void {
+  w.raw('{');
   let first = true;
   for (const rc in resources) {
-    out += `${first ? '' : ','}${q(rc)}:${q(resources[rc])}`;
+    if (!first) {
+      w.raw(',');
+    }
+    w.str(rc).raw(':').num(resources[rc]!);
     first = false;
   }
-  return `${out}}`;
+  w.raw('}');
 }
 
-function requestJson(ar: AllocationRequest, shape: CandidateJsonShape): string {
-  let out: string;
-  if (shape.dict) {
-    out = '{"allocations":{';
-    ar.allocations.forEach((a, i) => {
-      out += `${i ? ',' : ''}${q(a.providerUuid)}:{"resources":${amounts(a.resources)}}`;
-    });
-    out += '}';
-    if (shape.mappings) {
-      out += ',"mappings":{';
-      let first = true;
-      for (const suffix in ar.mappings) {
-        out += `${first ? '' : ','}${q(suffix)}:${q(ar.mappings[suffix])}`;
-        first = false;
-      }
-      out += '}';
+function requestJson(w: JsonBytes, ar: AllocationRequest, shape: CandidateJsonShape): void {
+  const allocations = ar.allocations;
+  if (!shape.dict) {
+    w.raw('{"allocations":[');
+    for (let i = 0; i < allocations.length; i++) {
+      const a = allocations[i]!;
+      w.raw(i ? ',{"resource_provider":{"uuid":' : '{"resource_provider":{"uuid":');
+      w.str(a.providerUuid).raw('},"resources":');
+      amounts(w, a.resources);
+      w.raw('}');
     }
-  } else {
-    out = '{"allocations":[';
-    ar.allocations.forEach((a, i) => {
-      out += `${i ? ',' : ''}{"resource_provider":{"uuid":${q(a.providerUuid)}},"resources":${amounts(a.resources)}}`;
-    });
-    out += ']';
+    w.raw(']}');
+    return;
   }
-  return `${out}}`;
+  w.raw('{"allocations":{');
+  for (let i = 0; i < allocations.length; i++) {
+    const a = allocations[i]!;
+    if (i) {
+      w.raw(',');
+    }
+    w.str(a.providerUuid).raw(':{"resources":');
+    amounts(w, a.resources);
+    w.raw('}');
+  }
+  w.raw('}');
+  if (shape.mappings) {
+    w.raw(',"mappings":{');
+    let first = true;
+    for (const suffix in ar.mappings) {
+      if (!first) {
+        w.raw(',');
+      }
+      w.str(suffix).raw(':[');
+      const uuids = ar.mappings[suffix]!;
+      for (let k = 0; k < uuids.length; k++) {
+        if (k) {
+          w.raw(',');
+        }
+        w.str(uuids[k]!);
+      }
+      w.raw(']');
+      first = false;
+    }
+    w.raw('}');
+  }
+  w.raw('}');
 }
 
+const q = JSON.stringify;
+
+/** `"<uuid>":{...}` of one summary, as text. */
 function summaryJson(ps: ProviderSummary, shape: CandidateJsonShape): string {
   let out = `${q(ps.providerUuid)}:{"resources":{`;
   let first = true;
@@ -83,36 +109,45 @@ function summaryJson(ps: ProviderSummary, shape: CandidateJsonShape): string {
   return `${out}}`;
 }
 
-/** Summary texts by shape (only the shapes without a class filter are kept). */
-const summaryTexts = new Map<string, WeakMap<ProviderSummary, string>>();
+/** Summary bytes by shape (only the shapes without a class filter are kept). */
+const summaryBytes = new Map<string, WeakMap<ProviderSummary, Buffer>>();
 
-function cachedSummaryJson(ps: ProviderSummary, shape: CandidateJsonShape): string {
+function cachedSummaryJson(ps: ProviderSummary, shape: CandidateJsonShape): Buffer {
   if (shape.requestedClasses || !Object.isFrozen(ps)) {
-    return summaryJson(ps, shape);
+    return Buffer.from(summaryJson(ps, shape));
   }
   const key = `${shape.traits ? 't' : ''}${shape.tree ? 'p' : ''}`;
-  let texts = summaryTexts.get(key);
-  if (!texts) {
-    texts = new WeakMap();
-    summaryTexts.set(key, texts);
+  let kept = summaryBytes.get(key);
+  if (!kept) {
+    kept = new WeakMap();
+    summaryBytes.set(key, kept);
   }
-  let text = texts.get(ps);
-  if (text === undefined) {
-    text = summaryJson(ps, shape);
-    texts.set(ps, text);
+  let bytes = kept.get(ps);
+  if (bytes === undefined) {
+    bytes = Buffer.from(summaryJson(ps, shape));
+    kept.set(ps, bytes);
   }
-  return text;
+  return bytes;
 }
 
-/** The body of GET /allocation_candidates for `cands` in `shape`. */
-export function candidatesJson(cands: AllocationCandidates, shape: CandidateJsonShape): string {
-  const parts: string[] = [];
-  for (const ar of cands.allocationRequests) {
-    parts.push(requestJson(ar, shape));
+/** The body of GET /allocation_candidates for `cands` in `shape`, as UTF-8 bytes. */
+export function candidatesJson(cands: AllocationCandidates, shape: CandidateJsonShape): Buffer {
+  const w = new JsonBytes();
+  w.raw('{"allocation_requests":[');
+  const requests = cands.allocationRequests;
+  for (let i = 0; i < requests.length; i++) {
+    if (i) {
+      w.raw(',');
+    }
+    requestJson(w, requests[i]!, shape);
   }
-  const summaries: string[] = [];
-  for (const ps of cands.providerSummaries) {
-    summaries.push(cachedSummaryJson(ps, shape));
+  w.raw('],"provider_summaries":{');
+  const summaries = cands.providerSummaries;
+  for (let i = 0; i < summaries.length; i++) {
+    if (i) {
+      w.raw(',');
+    }
+    w.bytes(cachedSummaryJson(summaries[i]!, shape));
   }
-  return `{"allocation_requests":[${parts.join(',')}],"provider_summaries":{${summaries.join(',')}}}`;
+  return w.raw('}}').done();
 }

@@ -6,7 +6,8 @@ import type { RestRequest } from './request';
 export interface RestResponse {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
-  readonly body?: string;
+  /** Text, or bytes already encoded as UTF-8. */
+  readonly body?: string | Uint8Array;
 }
 
 /** A JSON response. */

@@ -106,24 +106,63 @@ const shapes: [string, CandidateJsonShape][] = [
   ['1.34+', { dict: true, mappings: true, traits: true, tree: true, requestedClasses: undefined }],
 ];
 
+/** The body as text (candidatesJson writes UTF-8 bytes). */
+function text(c: AllocationCandidates, s: CandidateJsonShape): string {
+  return candidatesJson(c, s).toString('utf8');
+}
+
 describe('candidatesJson', () => {
   it.each(shapes)('writes the %s body byte for byte', (_v, shape) => {
-    expect(candidatesJson(cands, shape)).toBe(reference(cands, shape));
-    // The second answer reuses the kept summary texts and must not differ.
-    expect(candidatesJson(cands, shape)).toBe(reference(cands, shape));
+    expect(text(cands, shape)).toBe(reference(cands, shape));
+    // The second answer reuses the kept summary bytes and must not differ.
+    expect(text(cands, shape)).toBe(reference(cands, shape));
   });
 
   it('writes an empty answer', () => {
     const empty = { allocationRequests: [], providerSummaries: [] };
-    expect(candidatesJson(empty, shapes[5]![1])).toBe(reference(empty, shapes[5]![1]));
+    expect(text(empty, shapes[5]![1])).toBe(reference(empty, shapes[5]![1]));
+  });
+
+  it('escapes and encodes names outside printable ASCII exactly as JSON.stringify', () => {
+    const odd: AllocationCandidates = {
+      allocationRequests: [
+        {
+          allocations: [{ providerUuid: 'quote"back\\slash', resources: { 'CLASS_É': 1.5 } }],
+          mappings: { 'tab\there': ['line\nbreak'], '€uro': ['\u{1F680}'] },
+        },
+      ],
+      providerSummaries: [
+        Object.freeze({ ...root, providerUuid: 'ünïcode', traits: ['CUSTOM_\u0001'] }),
+      ],
+    };
+    for (const [, shape] of shapes) {
+      expect(text(odd, shape)).toBe(reference(odd, shape));
+    }
+  });
+
+  it('answers stay intact when a later answer is written (no shared bytes)', () => {
+    const shape = shapes[5]![1];
+    const first = candidatesJson(cands, shape);
+    const copy = Buffer.from(first);
+    candidatesJson({ allocationRequests: [], providerSummaries: [numa] }, shape);
+    expect(first.equals(copy)).toBe(true);
+  });
+
+  it('grows past its first buffer for large answers', () => {
+    const many: AllocationCandidates = {
+      allocationRequests: Array.from({ length: 3000 }, () => cands.allocationRequests[0]!),
+      providerSummaries: [root, numa],
+    };
+    const shape = shapes[5]![1];
+    expect(text(many, shape)).toBe(reference(many, shape));
   });
 
   it('does not keep the text of a summary that is not frozen (it may still change)', () => {
     const live = { ...root, resources: [{ resourceClass: 'VCPU', capacity: 8, used: 0 }] };
     const shape = shapes[5]![1];
     const one = { allocationRequests: [], providerSummaries: [live] };
-    expect(candidatesJson(one, shape)).toContain('"capacity":8');
+    expect(text(one, shape)).toContain('"capacity":8');
     live.resources = [{ resourceClass: 'VCPU', capacity: 9, used: 0 }];
-    expect(candidatesJson(one, shape)).toContain('"capacity":9');
+    expect(text(one, shape)).toContain('"capacity":9');
   });
 });

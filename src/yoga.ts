@@ -2,6 +2,7 @@
 // authentication/authorisation, rate limit and armour (src/graphql).
 import { randomUUID } from 'node:crypto';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { DIRECT_ROOTS } from '../schema/allocation-candidate-answer';
 import type { Context } from '../schema/context';
 import { maskError } from '../schema/errors';
 import { schema } from '../schema/index';
@@ -85,7 +86,7 @@ export function createGraphQL(deps: {
           (request !== undefined && principals.get(request)?.role === 'admin'),
       }),
       useResultBudget({ schema, maxItems: l.maxResultItems }),
-      useCompiledQueries({ schema, log: deps.log }),
+      useCompiledQueries({ schema, log: deps.log, direct: DIRECT_ROOTS }),
     ],
     context: ({ requestId, request }): Context => {
       const id = requestId ?? randomUUID();

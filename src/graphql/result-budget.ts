@@ -47,6 +47,22 @@ function spend(value: unknown, budget: Budget): unknown {
   return value;
 }
 
+/**
+ * Spends `items` of the request's budget for list items written without the executor (direct
+ * answers); false, spending nothing, when they do not fit (the executor then runs and reports).
+ */
+export function spendWithin(context: object, items: number): boolean {
+  const budget = budgets.get(context);
+  if (!budget) {
+    return true;
+  }
+  if (budget.remaining - items < 0) {
+    return false;
+  }
+  budget.remaining -= items;
+  return true;
+}
+
 /** Wraps every list-returning field of `schema` once (the budget is looked up per request). */
 function instrument(schema: GraphQLSchema): void {
   if (instrumented.has(schema)) {

@@ -47,7 +47,10 @@ export function errorDocument(err: HttpError, ctx: ErrorContext): Record<string,
 }
 
 /** The error response, in the representation the Accept header prefers. */
-export function errorResponse(err: HttpError, ctx: ErrorContext): RestResponse & { readonly body: string } {
+export function errorResponse(
+  err: HttpError,
+  ctx: ErrorContext,
+): RestResponse & { readonly body: string } {
   const status = `${err.status} ${statusTitle(err.status)}`;
   const match = acceptableOffers(ctx.accept, ['text/html', 'application/json'])[0];
   const headers = { ...err.headers };

@@ -127,7 +127,7 @@ describe('candidatesJson', () => {
     const odd: AllocationCandidates = {
       allocationRequests: [
         {
-          allocations: [{ providerUuid: 'quote"back\\slash', resources: { 'CLASS_É': 1.5 } }],
+          allocations: [{ providerUuid: 'quote"back\\slash', resources: { CLASS_É: 1.5 } }],
           mappings: { 'tab\there': ['line\nbreak'], '€uro': ['\u{1F680}'] },
         },
       ],

@@ -1,0 +1,131 @@
+// How an allocationCandidates answer is written directly to JSON (src/graphql/direct-answer.ts):
+// one spec per GraphQL type of schema/allocation-candidate.ts, field for field what its resolver
+// returns. A field without a spec here is answered by the executor, so a new field is never
+// answered wrongly, only more slowly; test/api/direct-answer.test.ts compares every field written
+// here with the executor's answer.
+
+import {
+  type DirectRoot,
+  leaf,
+  list,
+  type ObjectSpec,
+  object,
+  writeInt,
+  writeSafeInt,
+  writeString,
+  writeStrings,
+} from '../src/graphql/direct-answer';
+import type {
+  AllocationCandidates,
+  AllocationRequest,
+  ProviderAllocation,
+  ProviderSummary,
+  ProviderSummaryResource,
+} from '../src/placement/allocation-candidates/results';
+import { saturatedInt } from './safe-int';
+
+/** ResourceProvider as candidate answers give it (its uuid): nothing else without a lookup. */
+const provider: ObjectSpec<string> = {
+  typeName: 'ResourceProvider',
+  fields: { uuid: leaf((w, uuid) => writeString(w, uuid)) },
+};
+
+const resourceAmount: ObjectSpec<{ resourceClass: string; amount: number }> = {
+  typeName: 'ResourceAmount',
+  fields: {
+    resourceClass: leaf((w, r) => writeString(w, r.resourceClass)),
+    amount: leaf((w, r) => writeInt(w, r.amount)),
+  },
+};
+
+const providerResources: ObjectSpec<ProviderAllocation> = {
+  typeName: 'ProviderResources',
+  fields: {
+    provider: object(provider, (a) => a.providerUuid),
+    resources: list(resourceAmount, (a, visit) => {
+      // One item object reused: the writer is done with it before the next.
+      const item = { resourceClass: '', amount: 0 };
+      let n = 0;
+      for (const rc in a.resources) {
+        item.resourceClass = rc;
+        item.amount = a.resources[rc]!;
+        visit(item);
+        n++;
+      }
+      return n;
+    }),
+  },
+};
+
+const groupMapping: ObjectSpec<{ suffix: string; providerUuids: readonly string[] }> = {
+  typeName: 'GroupMapping',
+  fields: {
+    suffix: leaf((w, m) => writeString(w, m.suffix)),
+    providerUuids: leaf((w, m) => writeStrings(w, m.providerUuids)),
+  },
+};
+
+const allocationRequest: ObjectSpec<AllocationRequest> = {
+  typeName: 'AllocationRequest',
+  fields: {
+    allocations: list(providerResources, (r, visit) => {
+      r.allocations.forEach(visit);
+      return r.allocations.length;
+    }),
+    mappings: list(groupMapping, (r, visit) => {
+      const item = { suffix: '', providerUuids: [] as readonly string[] };
+      let n = 0;
+      for (const suffix in r.mappings) {
+        item.suffix = suffix;
+        item.providerUuids = r.mappings[suffix]!;
+        visit(item);
+        n++;
+      }
+      return n;
+    }),
+  },
+};
+
+const summaryResource: ObjectSpec<ProviderSummaryResource> = {
+  typeName: 'SummaryResource',
+  fields: {
+    resourceClass: leaf((w, r) => writeString(w, r.resourceClass)),
+    capacity: leaf((w, r) => writeInt(w, saturatedInt(r.capacity))),
+    capacityExact: leaf((w, r) => writeSafeInt(w, r.capacity)),
+    used: leaf((w, r) => writeInt(w, saturatedInt(r.used))),
+    usedExact: leaf((w, r) => writeSafeInt(w, r.used)),
+  },
+};
+
+const providerSummary: ObjectSpec<ProviderSummary> = {
+  typeName: 'ProviderSummary',
+  // The engine shares one frozen summary per provider until the provider changes.
+  keepFrozen: true,
+  fields: {
+    provider: object(provider, (s) => s.providerUuid),
+    resources: list(summaryResource, (s, visit) => {
+      s.resources.forEach(visit);
+      return s.resources.length;
+    }),
+    traits: leaf((w, s) => writeStrings(w, s.traits)),
+  },
+};
+
+const allocationCandidates: ObjectSpec<AllocationCandidates> = {
+  typeName: 'AllocationCandidates',
+  fields: {
+    allocationRequests: list(allocationRequest, (c, visit) => {
+      c.allocationRequests.forEach(visit);
+      return c.allocationRequests.length;
+    }),
+    providerSummaries: list(providerSummary, (c, visit) => {
+      c.providerSummaries.forEach(visit);
+      return c.providerSummaries.length;
+    }),
+  },
+};
+
+/** Root fields answered directly. */
+export const DIRECT_ROOTS: readonly DirectRoot[] = [
+  { field: 'allocationCandidates', spec: allocationCandidates as ObjectSpec<never> },
+];

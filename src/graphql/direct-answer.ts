@@ -1,0 +1,374 @@
+// Queries whose whole answer is one large domain object (allocation candidates: ~30,000 fields
+// for 1,000 hosts) are written straight to JSON bytes from that object, the way the REST facade
+// writes its body, instead of building the result tree and serialising it (which costs several
+// times the search, most of it garbage collection).
+//
+// Only the root field is executed, by the normal (compiled) executor on a copy of the document
+// whose selection of that field is cut down to `__typename`: authentication, authorisation, the
+// resolver and its errors are exactly as for any query. The selection below it is compiled once
+// per document into a writer over the object specs the schema module declares (an ObjectSpec per
+// GraphQL type, field by field). A selection the specs do not cover (fragments, directives, a
+// field without a spec, a repeated response key), an answer with errors, and an answer over the
+// result budget all take the normal path: the writer only reproduces plain, successful answers.
+import {
+  type DocumentNode,
+  defaultFieldResolver,
+  type GraphQLSchema,
+  Kind,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
+import { JsonBytes } from '../json-bytes';
+
+/** How one field of a GraphQL object type is written from the type's source value. */
+export type FieldSpec<T> =
+  /** A scalar or list of scalars; returns the list items written (0 for a scalar). */
+  | { readonly leaf: (w: JsonBytes, source: T) => number }
+  /** An object: the source of the field's type. */
+  | { readonly object: ObjectSpec<never>; readonly get: (source: T) => unknown }
+  /** A list of objects: calls `visit` with the source of each item, returns their number. */
+  | {
+      readonly list: ObjectSpec<never>;
+      readonly each: (source: T, visit: (item: never) => void) => number;
+    };
+
+/** A scalar field (or list of scalars: return the items written). */
+export function leaf<T>(write: (w: JsonBytes, source: T) => number): FieldSpec<T> {
+  return { leaf: write };
+}
+
+/** An object field whose type has `spec`. */
+export function object<T, S>(spec: ObjectSpec<S>, get: (source: T) => S): FieldSpec<T> {
+  return { object: spec as ObjectSpec<never>, get };
+}
+
+/** A list field of objects of `spec`'s type. */
+export function list<T, I>(
+  spec: ObjectSpec<I>,
+  each: (source: T, visit: (item: I) => void) => number,
+): FieldSpec<T> {
+  return {
+    list: spec as ObjectSpec<never>,
+    each: each as unknown as (source: T, visit: (item: never) => void) => number,
+  };
+}
+
+/** The fields of one GraphQL object type that can be written directly. */
+export interface ObjectSpec<T> {
+  readonly typeName: string;
+  /**
+   * Sources of this type that are frozen never change (the engine's shared provider summaries):
+   * the bytes written for one are kept, per selection, and copied into later answers.
+   */
+  readonly keepFrozen?: boolean;
+  readonly fields: { readonly [name: string]: FieldSpec<T> };
+}
+
+/** A root query field answered directly, with the spec of the type it returns. */
+export interface DirectRoot {
+  readonly field: string;
+  readonly spec: ObjectSpec<never>;
+}
+
+/** How many answers were sent as written directly (tests read it). */
+export const directAnswerStats = { written: 0 };
+
+/** Counts list items the way the result budget does. */
+interface Counter {
+  items: number;
+}
+
+type Writer = (w: JsonBytes, source: unknown, count: Counter) => void;
+
+/** A document answered directly: the cut-down document to execute and the writer of the rest. */
+export interface DirectPlan {
+  readonly root: DirectRoot;
+  /** The root field's response key (its alias or name). */
+  readonly key: string;
+  /** The document with the root field's selection replaced by `__typename`. */
+  readonly pruned: DocumentNode;
+  /** Writes the root field's value. */
+  readonly write: Writer;
+}
+
+/**
+ * JavaScript source being generated for one plan, and the spec functions it calls (`r0`, `r1`
+ * ...). A writer assembled from shared closures would call every spec through the same few call
+ * sites, which V8 cannot inline; generated code gives each field its own (graphql-jit's method).
+ */
+interface Source {
+  readonly refs: unknown[];
+  vars: number;
+}
+
+function ref(src: Source, fn: unknown): string {
+  src.refs.push(fn);
+  return `r${src.refs.length - 1}`;
+}
+
+/**
+ * Statements writing the fields of `set` on `spec`'s type from variable `v`; undefined when the
+ * specs do not cover the selection.
+ */
+function objectCode(
+  src: Source,
+  spec: ObjectSpec<never>,
+  v: string,
+  set: SelectionSetNode,
+): string | undefined {
+  const parts: string[] = [];
+  const keys = new Set<string>();
+  const collect = (s: SelectionSetNode): boolean => {
+    for (const sel of s.selections) {
+      // Fragments are the executor's: graphql-jit orders fragment fields its own way.
+      if (sel.directives?.length || sel.kind !== Kind.FIELD) {
+        return false;
+      }
+      const key = sel.alias?.value ?? sel.name.value;
+      if (keys.has(key) || sel.arguments?.length) {
+        return false; // merged response keys: leave them to the executor
+      }
+      const code = fieldCode(src, spec, v, sel.name.value, sel.selectionSet);
+      if (code === undefined) {
+        return false;
+      }
+      const prefix = `${keys.size ? ',' : '{'}${JSON.stringify(key)}:`;
+      keys.add(key);
+      parts.push(`w.raw(${JSON.stringify(prefix)});`, code);
+    }
+    return true;
+  };
+  if (!collect(set)) {
+    return undefined;
+  }
+  parts.push(`w.raw(${JSON.stringify(keys.size ? '}' : '{}')});`);
+  return parts.join('\n');
+}
+
+function fieldCode(
+  src: Source,
+  spec: ObjectSpec<never>,
+  v: string,
+  name: string,
+  set: SelectionSetNode | undefined,
+): string | undefined {
+  if (name === '__typename') {
+    return set ? undefined : `w.raw(${JSON.stringify(JSON.stringify(spec.typeName))});`;
+  }
+  const field = Object.hasOwn(spec.fields, name) ? spec.fields[name] : undefined;
+  if (!field) {
+    return undefined;
+  }
+  if ('leaf' in field) {
+    return set ? undefined : `c.items += ${ref(src, field.leaf)}(w, ${v});`;
+  }
+  if (!set) {
+    return undefined;
+  }
+  const n = ++src.vars;
+  const item = `v${n}`;
+  if ('object' in field) {
+    const body = objectCode(src, field.object, item, set);
+    return body && `{ const ${item} = ${ref(src, field.get)}(${v});\n${body}\n}`;
+  }
+  const body = objectCode(src, field.list, item, set);
+  if (body === undefined) {
+    return undefined;
+  }
+  const first = `f${n}`;
+  const kept = field.list.keepFrozen
+    ? [
+        `const k = ${ref(src, new WeakMap<object, { bytes: Buffer; items: number }>())};`,
+        `const hit = k.get(${item});`,
+        `if (hit) { w.bytes(hit.bytes); c.items += hit.items; return; }`,
+        `const mark = w.length, items = c.items;`,
+      ]
+    : [];
+  const keep = field.list.keepFrozen
+    ? [
+        `if (Object.isFrozen(${item})) { k.set(${item}, { bytes: w.since(mark), items: c.items - items }); }`,
+      ]
+    : [];
+  return [
+    `w.raw('['); let ${first} = true;`,
+    // The count of the items is added after the call: \`c.items += f()\` would read c.items before
+    // the items' own lists add to it.
+    `const n${n} = ${ref(src, field.each)}(${v}, (${item}) => {`,
+    `if (${first}) { ${first} = false; } else { w.raw(','); }`,
+    ...kept,
+    body,
+    ...keep,
+    `}); c.items += n${n}; w.raw(']');`,
+  ].join('\n');
+}
+
+/** The writer of `set` on `spec`'s type, compiled to a function; undefined = not covered. */
+function compileSelection(spec: ObjectSpec<never>, set: SelectionSetNode): Writer | undefined {
+  const src: Source = { refs: [], vars: 0 };
+  const body = objectCode(src, spec, 'v0', set);
+  if (body === undefined) {
+    return undefined;
+  }
+  const bind = src.refs.map((_, i) => `const r${i} = refs[${i}];`).join('\n');
+  // The source is built from spec names and JSON-quoted response keys only.
+  return new Function('refs', `${bind}\nreturn function write(w, v0, c) {\n${body}\n};`)(
+    src.refs,
+  ) as Writer;
+}
+
+/**
+ * The plan for `op` of `doc` when it is a query of exactly one root field in `roots`, without
+ * directives, whose selection the specs cover; undefined otherwise.
+ */
+export function planDirectAnswer(
+  doc: DocumentNode,
+  op: OperationDefinitionNode,
+  roots: readonly DirectRoot[],
+): DirectPlan | undefined {
+  if (
+    op.operation !== 'query' ||
+    op.directives?.length ||
+    op.selectionSet.selections.length !== 1
+  ) {
+    return undefined;
+  }
+  const field = op.selectionSet.selections[0]!;
+  if (field.kind !== Kind.FIELD || field.directives?.length || !field.selectionSet) {
+    return undefined;
+  }
+  const root = roots.find((r) => r.field === field.name.value);
+  if (!root) {
+    return undefined;
+  }
+  const write = compileSelection(root.spec, field.selectionSet);
+  if (!write) {
+    return undefined;
+  }
+  const typename: SelectionSetNode = {
+    kind: Kind.SELECTION_SET,
+    selections: [{ kind: Kind.FIELD, name: { kind: Kind.NAME, value: '__typename' } }],
+  };
+  const prunedOp: OperationDefinitionNode = {
+    ...op,
+    selectionSet: { ...op.selectionSet, selections: [{ ...field, selectionSet: typename }] },
+  };
+  return {
+    root,
+    key: field.alias?.value ?? field.name.value,
+    pruned: { ...doc, definitions: doc.definitions.map((d) => (d === op ? prunedOp : d)) },
+    write,
+  };
+}
+
+/**
+ * `{"data":{"<key>":…}}` for `value`, with the number of list items written (what the result
+ * budget would have counted).
+ */
+export function writeDirectAnswer(
+  plan: DirectPlan,
+  value: unknown,
+): { readonly bytes: Buffer; readonly items: number } | undefined {
+  const w = new JsonBytes();
+  const count: Counter = { items: 0 };
+  try {
+    w.raw(`{"data":{${JSON.stringify(plan.key)}:`);
+    plan.write(w, value, count);
+  } catch (err) {
+    w.discard();
+    if (err instanceof NotDirect) {
+      return undefined;
+    }
+    throw err;
+  }
+  return { bytes: w.raw('}}').done(), items: count.items };
+}
+
+/** Contexts whose root field value is being captured, and the values captured. */
+const capturing = new WeakSet<object>();
+const captured = new WeakMap<object, unknown>();
+const instrumented = new WeakSet<GraphQLSchema>();
+
+/**
+ * Wraps the resolvers of `roots` in `schema` (once) so that an execution started by
+ * captureRootValue can read what the root field resolved to.
+ */
+export function instrumentRoots(schema: GraphQLSchema, roots: readonly DirectRoot[]): void {
+  if (instrumented.has(schema)) {
+    return;
+  }
+  instrumented.add(schema);
+  const fields = schema.getQueryType()?.getFields() ?? {};
+  for (const root of roots) {
+    const field = fields[root.field];
+    if (!field) {
+      continue;
+    }
+    const resolve = field.resolve ?? defaultFieldResolver;
+    field.resolve = (source, args, context, info) => {
+      const out = resolve(source, args, context, info);
+      if (!capturing.has(context as object)) {
+        return out;
+      }
+      const keep = (v: unknown) => {
+        captured.set(context as object, v);
+        return v;
+      };
+      return out instanceof Promise ? out.then(keep) : keep(out);
+    };
+  }
+}
+
+/** Runs `execute` and returns its result with the value the instrumented root field resolved to. */
+export async function captureRootValue<R>(
+  context: object,
+  execute: () => R | Promise<R>,
+): Promise<{ result: R; value: unknown }> {
+  capturing.add(context);
+  try {
+    const result = await execute();
+    return { result, value: captured.get(context) };
+  } finally {
+    capturing.delete(context);
+    captured.delete(context);
+  }
+}
+
+/** Thrown by a spec for a value it cannot write as the executor would: the normal path runs. */
+export class NotDirect extends Error {}
+
+/** Writes an Int as GraphQL serialises it (a 32-bit integer; anything else is the executor's). */
+export function writeInt(w: JsonBytes, n: number): number {
+  if (!Number.isInteger(n) || n > 2_147_483_647 || n < -2_147_483_648) {
+    throw new NotDirect();
+  }
+  w.num(n);
+  return 0;
+}
+
+/** Writes a list of strings (String or ID items); returns its length. */
+export function writeStrings(w: JsonBytes, items: readonly string[]): number {
+  w.raw('[');
+  for (let i = 0; i < items.length; i++) {
+    if (i) {
+      w.raw(',');
+    }
+    w.str(items[i]!);
+  }
+  w.raw(']');
+  return items.length;
+}
+
+/** Writes a String or ID. */
+export function writeString(w: JsonBytes, s: string): number {
+  w.str(s);
+  return 0;
+}
+
+/** Writes a SafeInt as its scalar serialises it (an integer within ±(2^53 - 1)). */
+export function writeSafeInt(w: JsonBytes, n: number): number {
+  if (!Number.isSafeInteger(n)) {
+    throw new NotDirect();
+  }
+  w.num(n);
+  return 0;
+}

@@ -85,6 +85,7 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
   const services = createServices(ds, bus, {
     candidateBounds: config.limits.candidates,
     live: config.limits.live,
+    groupCommit: config.scheduler.claimBatch,
   });
   const listener: ChangeListener | undefined = listenUrl
     ? startChangeListener(listenUrl, bus, log)

@@ -44,11 +44,16 @@ const DEFAULT_LIVE: LiveOptions = { maxBuffered: 256, maxPerCaller: 100 };
 export function createServices(
   ds: DataSource,
   changes: ChangeBus = new ChangeBus(),
-  o: { candidateBounds?: CandidateBounds; live?: LiveOptions } = {},
+  o: {
+    candidateBounds?: CandidateBounds;
+    live?: LiveOptions;
+    /** Most PUT /allocations writes in one transaction (BERTH_CLAIM_BATCH); default 1. */
+    groupCommit?: number;
+  } = {},
 ): Services {
   const providers = new ResourceProviderService(ds, changes);
   const inventories = new InventoryService(ds, changes, providers);
-  const allocations = new AllocationService(ds, changes, providers);
+  const allocations = new AllocationService(ds, changes, providers, o.groupCommit);
   const quota = new QuotaService(ds, changes);
   const candidates = new CandidateService(ds, changes, o.candidateBounds);
   const capacity = new CapacityService(candidates);

@@ -6,7 +6,7 @@ import type { Services } from '../services';
 /** What the metrics are read from. */
 export interface MetricsSources {
   readonly scheduling: Scheduling;
-  readonly services: Pick<Services, 'candidates'>;
+  readonly services: Pick<Services, 'candidates' | 'allocations'>;
   readonly cache: Cache;
 }
 
@@ -23,6 +23,7 @@ export function metricsText(d: MetricsSources): string {
   const idx = d.services.candidates.stats;
   const ev = d.scheduling.service.evaluations.stats;
   const cb = d.scheduling.service.claims.stats;
+  const aw = d.services.allocations.groupCommitStats();
   return [
     metric('berth_candidate_cache_hits_total', 'counter', c.hits, 'Candidate-set cache hits.'),
     metric(
@@ -67,6 +68,19 @@ export function metricsText(d: MetricsSources): string {
       'Transactions that wrote several scheduler claims.',
     ),
     metric('berth_claim_batched_claims_total', 'counter', cb.batchedClaims),
+    metric(
+      'berth_allocation_write_batches_total',
+      'counter',
+      aw.batches,
+      'Transactions that wrote several PUT /allocations requests (group commit).',
+    ),
+    metric('berth_allocation_write_batched_total', 'counter', aw.batchedWrites),
+    metric(
+      'berth_allocation_write_split_batches_total',
+      'counter',
+      aw.splitBatches,
+      'Batches refused as a whole and retried write by write.',
+    ),
     '',
   ].join('\n');
 }

@@ -13,6 +13,7 @@ import {
 import { type ChangeBus, writeTransaction } from './change-bus';
 import { consumersById, consumersByUuid } from './consumer';
 import { ErrorCode, NotFoundError } from './errors';
+import { GroupCommit, type GroupCommitStats } from './group-commit';
 import type { ResourceProviderService } from './resource-provider';
 import type { AllocationRecord, ConsumerRecord, ResourceProviderRecord } from './types';
 import { isUuid, normalizeUuidOrThrow } from './uuid';
@@ -65,10 +66,21 @@ const toRecord = (r: AllocRow): AllocationRecord => ({
 export class AllocationService {
   private readonly preGuards: AllocationPreGuard[] = [];
 
+  /** Group committers of single-consumer writes, one per option set (see setOne). */
+  private readonly committers = new Map<
+    boolean,
+    GroupCommit<ConsumerAllocationsInput, ConsumerRecord | undefined>
+  >();
+
+  /**
+   * `groupCommit`: most single-consumer writes (PUT /allocations/{consumer}) written in one
+   * transaction when they arrive together; 1 writes each alone.
+   */
   constructor(
     private readonly ds: DataSource,
     private readonly bus: ChangeBus,
     private readonly providers: ResourceProviderService,
+    private readonly groupCommit = 1,
   ) {}
 
   /** Adds a hook run at the start of every allocation write transaction (quota locks). */
@@ -86,6 +98,54 @@ export class AllocationService {
     inputs: readonly ConsumerAllocationsInput[],
     opts: AllocationWriteOptions = {},
   ): Promise<ConsumerRecord[]> {
+    const each = await this.setEach(inputs, opts);
+    return each.flatMap((rec) => (rec ? [rec] : []));
+  }
+
+  /**
+   * One consumer's allocations (PUT /allocations/{consumer}), as set([input]) would write them,
+   * but written in one transaction with the single-consumer writes that arrive at the same time
+   * (group commit: src/placement/group-commit.ts). A batch that cannot be written whole is retried
+   * write by write, so the answer (and any error) is the one a lone write gives.
+   * @returns the consumer as written, or undefined when its allocations were emptied (deleted).
+   */
+  setOne(
+    input: ConsumerAllocationsInput,
+    opts: AllocationWriteOptions = {},
+  ): Promise<ConsumerRecord | undefined> {
+    const check = opts.checkConsumerGeneration ?? true;
+    let committer = this.committers.get(check);
+    if (!committer) {
+      const o = { checkConsumerGeneration: check };
+      committer = new GroupCommit(
+        {
+          one: async (i) => (await this.setEach([i], o))[0],
+          all: (all) => this.setEach(all, o),
+          key: (i) => i.consumerUuid.toLowerCase().replace(/-/g, ''),
+        },
+        this.groupCommit,
+      );
+      this.committers.set(check, committer);
+    }
+    return committer.write(input);
+  }
+
+  /** Batch counters of setOne's group commit (metrics, bench). */
+  groupCommitStats(): GroupCommitStats {
+    const out: GroupCommitStats = { batches: 0, batchedWrites: 0, splitBatches: 0 };
+    for (const c of this.committers.values()) {
+      out.batches += c.stats.batches;
+      out.batchedWrites += c.stats.batchedWrites;
+      out.splitBatches += c.stats.splitBatches;
+    }
+    return out;
+  }
+
+  /** set(), answering each input (undefined for a consumer whose allocations were emptied). */
+  private async setEach(
+    inputs: readonly ConsumerAllocationsInput[],
+    opts: AllocationWriteOptions,
+  ): Promise<(ConsumerRecord | undefined)[]> {
     const normalized = normalizeInputsOrThrow(inputs);
     if (normalized.length === 0) {
       return [];
@@ -96,10 +156,7 @@ export class AllocationService {
         em,
         normalized.map((c) => c.consumerUuid),
       );
-      return normalized.flatMap((c) => {
-        const rec = byUuid.get(c.consumerUuid);
-        return rec ? [rec] : [];
-      });
+      return normalized.map((c) => byUuid.get(c.consumerUuid));
     });
   }
 

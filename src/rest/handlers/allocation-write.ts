@@ -95,7 +95,7 @@ export async function setAllocationsForConsumer(
   const data = req.jsonOrThrow<WireConsumer>(schema);
   const input = toConsumerInput(req, consumerUuid, data);
   await mapDomainErrors(
-    () => svc.allocations.set([input], { checkConsumerGeneration: req.matches('1.28') }),
+    () => svc.allocations.setOne(input, { checkConsumerGeneration: req.matches('1.28') }),
     writeErrors(`Unable to allocate inventory for consumer ${consumerUuid}: `),
   );
   return emptyResponse(204);

@@ -5,6 +5,7 @@
 // here with the executor's answer.
 
 import {
+  array,
   type DirectRoot,
   leaf,
   list,
@@ -68,10 +69,7 @@ const groupMapping: ObjectSpec<{ suffix: string; providerUuids: readonly string[
 const allocationRequest: ObjectSpec<AllocationRequest> = {
   typeName: 'AllocationRequest',
   fields: {
-    allocations: list(providerResources, (r, visit) => {
-      r.allocations.forEach(visit);
-      return r.allocations.length;
-    }),
+    allocations: array(providerResources, (r) => r.allocations),
     mappings: list(groupMapping, (r, visit) => {
       const item = { suffix: '', providerUuids: [] as readonly string[] };
       let n = 0;
@@ -103,10 +101,7 @@ const providerSummary: ObjectSpec<ProviderSummary> = {
   keepFrozen: true,
   fields: {
     provider: object(provider, (s) => s.providerUuid),
-    resources: list(summaryResource, (s, visit) => {
-      s.resources.forEach(visit);
-      return s.resources.length;
-    }),
+    resources: array(summaryResource, (s) => s.resources),
     traits: leaf((w, s) => writeStrings(w, s.traits)),
   },
 };
@@ -114,14 +109,8 @@ const providerSummary: ObjectSpec<ProviderSummary> = {
 const allocationCandidates: ObjectSpec<AllocationCandidates> = {
   typeName: 'AllocationCandidates',
   fields: {
-    allocationRequests: list(allocationRequest, (c, visit) => {
-      c.allocationRequests.forEach(visit);
-      return c.allocationRequests.length;
-    }),
-    providerSummaries: list(providerSummary, (c, visit) => {
-      c.providerSummaries.forEach(visit);
-      return c.providerSummaries.length;
-    }),
+    allocationRequests: array(allocationRequest, (c) => c.allocationRequests),
+    providerSummaries: array(providerSummary, (c) => c.providerSummaries),
   },
 };
 

@@ -26,10 +26,15 @@ export type FieldSpec<T> =
   | { readonly leaf: (w: JsonBytes, source: T) => number }
   /** An object: the source of the field's type. */
   | { readonly object: ObjectSpec<never>; readonly get: (source: T) => unknown }
-  /** A list of objects: calls `visit` with the source of each item, returns their number. */
+  /**
+   * A list of objects: `items` gives the sources as an array (written in a plain loop), or
+   * `each` calls `visit` with the source of each item and returns their number (for lists the
+   * source keeps in another shape, e.g. an object's entries).
+   */
   | {
       readonly list: ObjectSpec<never>;
-      readonly each: (source: T, visit: (item: never) => void) => number;
+      readonly items?: (source: T) => readonly unknown[];
+      readonly each?: (source: T, visit: (item: never) => void) => number;
     };
 
 /** A scalar field (or list of scalars: return the items written). */
@@ -42,7 +47,12 @@ export function object<T, S>(spec: ObjectSpec<S>, get: (source: T) => S): FieldS
   return { object: spec as ObjectSpec<never>, get };
 }
 
-/** A list field of objects of `spec`'s type. */
+/** A list field of objects of `spec`'s type, kept by the source as an array. */
+export function array<T, I>(spec: ObjectSpec<I>, items: (source: T) => readonly I[]): FieldSpec<T> {
+  return { list: spec as ObjectSpec<never>, items };
+}
+
+/** A list field of objects of `spec`'s type, visited one by one. */
 export function list<T, I>(
   spec: ObjectSpec<I>,
   each: (source: T, visit: (item: I) => void) => number,
@@ -175,31 +185,46 @@ function fieldCode(
   if (body === undefined) {
     return undefined;
   }
+  const keepFrozen = field.list.keepFrozen === true;
+  if (field.items) {
+    const a = `a${n}`;
+    const i = `i${n}`;
+    return [
+      `w.raw('['); { const ${a} = ${ref(src, field.items)}(${v}); c.items += ${a}.length;`,
+      `for (let ${i} = 0; ${i} < ${a}.length; ${i}++) { const ${item} = ${a}[${i}];`,
+      `if (${i}) { w.raw(','); }`,
+      ...kept(src, item, keepFrozen, 'continue', body),
+      `} } w.raw(']');`,
+    ].join('\n');
+  }
   const first = `f${n}`;
-  const kept = field.list.keepFrozen
-    ? [
-        `const k = ${ref(src, new WeakMap<object, { bytes: Buffer; items: number }>())};`,
-        `const hit = k.get(${item});`,
-        `if (hit) { w.bytes(hit.bytes); c.items += hit.items; return; }`,
-        `const mark = w.length, items = c.items;`,
-      ]
-    : [];
-  const keep = field.list.keepFrozen
-    ? [
-        `if (Object.isFrozen(${item})) { k.set(${item}, { bytes: w.since(mark), items: c.items - items }); }`,
-      ]
-    : [];
   return [
     `w.raw('['); let ${first} = true;`,
     // The count of the items is added after the call: \`c.items += f()\` would read c.items before
     // the items' own lists add to it.
     `const n${n} = ${ref(src, field.each)}(${v}, (${item}) => {`,
     `if (${first}) { ${first} = false; } else { w.raw(','); }`,
-    ...kept,
-    body,
-    ...keep,
+    ...kept(src, item, keepFrozen, 'return', body),
     `}); c.items += n${n}; w.raw(']');`,
   ].join('\n');
+}
+
+/**
+ * `body` for list item `item`; with `keepFrozen`, a frozen item's bytes (and list items) are
+ * kept per selection and copied from then on (`skip` leaves the item: continue or return).
+ */
+function kept(src: Source, item: string, keepFrozen: boolean, skip: string, body: string) {
+  if (!keepFrozen) {
+    return [body];
+  }
+  return [
+    `const k = ${ref(src, new WeakMap<object, { bytes: Buffer; items: number }>())};`,
+    `const hit = k.get(${item});`,
+    `if (hit) { w.bytes(hit.bytes); c.items += hit.items; ${skip}; }`,
+    'const mark = w.length, items = c.items;',
+    body,
+    `if (Object.isFrozen(${item})) { k.set(${item}, { bytes: w.since(mark), items: c.items - items }); }`,
+  ];
 }
 
 /** The writer of `set` on `spec`'s type, compiled to a function; undefined = not covered. */

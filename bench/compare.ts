@@ -213,7 +213,7 @@ export function printTable(berth: TargetResult, ref: TargetResult | undefined): 
   }
   if (!ref) {
     log(
-      `\nNo --placement-url: berth only. For the Placement column: sudo ${BENCH_DIR}/reference-placement/install.sh, then ${BENCH_DIR}/reference-placement/start-placement-ref.sh and re-run with --placement-url http://127.0.0.1:8778`,
+      `\nNo --placement-url: berth only. For the Placement column: sudo ${BENCH_DIR}/reference-placement/install.sh, then PLACEMENT_THREADS=12 ${BENCH_DIR}/reference-placement/start-placement-ref.sh (12 threads fit its database pool of 15; 16 get 500s under the claim loop) and re-run with --placement-url http://127.0.0.1:8778`,
     );
   }
 }

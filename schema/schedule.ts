@@ -20,6 +20,7 @@ import {
 import { builder } from './builder';
 import { PluginFailure, RequestAmendment } from './plugin-report';
 import { ResourceProvider } from './resource-provider';
+import { hintsOrThrow, SchedulerHintInput } from './scheduler-hints';
 
 const ScheduleInput = builder.inputType('ScheduleInput', {
   description:
@@ -53,6 +54,22 @@ const ScheduleInput = builder.inputType('ScheduleInput', {
       required: false,
       description:
         'Overrides the configured filter order for this request (names as in schedulerPlugins).',
+    }),
+    hints: t.field({
+      type: [SchedulerHintInput],
+      required: false,
+      description:
+        'Scheduler hints for filters and weighers (Nova `os:scheduler_hints`); each key at most once.',
+    }),
+    sameHost: t.idList({
+      required: false,
+      description:
+        'Place on a host running one of these instances (hint `same_host`, read by SameHostFilter).',
+    }),
+    differentHost: t.idList({
+      required: false,
+      description:
+        'Place on a host running none of these instances (hint `different_host`, read by DifferentHostFilter).',
     }),
   }),
 });
@@ -213,6 +230,7 @@ function toScheduleRequest(input: ScheduleArgs) {
     ...(input.consumerType ? { consumerType: input.consumerType } : {}),
     request: toCandidateRequestOrThrow(input.request),
     extraSpecs,
+    hints: hintsOrThrow(input),
     ...(input.filters ? { filters: input.filters } : {}),
   };
 }

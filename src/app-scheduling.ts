@@ -6,6 +6,7 @@ import type { Cache } from './cache/cache';
 import type { Config } from './config';
 import type { Logger } from './logger';
 import { ClaimService } from './placement/claims';
+import { hostsOfConsumers } from './placement/consumer';
 import { BadRequestError, ErrorCode } from './placement/errors';
 import { AggregateMetadataCache } from './placement/host-rows';
 import { ClaimBatcher } from './scheduler/claiming/claim-batcher';
@@ -99,6 +100,7 @@ export function createScheduling(
     claims: new ClaimBatcher(moves, config.scheduler.claimBatch),
     claimWriter: moves,
     log,
+    instanceHosts: (uuids) => hostsOfConsumers(services.dataSource, uuids),
     maxClaimAttempts: config.scheduler.maxClaimAttempts,
   });
   return {

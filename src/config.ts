@@ -202,12 +202,18 @@ export interface Config {
   };
 }
 
-/** Filters enabled when BERTH_SCHEDULER_FILTERS is unset. */
+/**
+ * Filters enabled when BERTH_SCHEDULER_FILTERS is unset. SameHostFilter and DifferentHostFilter
+ * pass every host unless a request gives their hint (ScheduleInput.sameHost / differentHost), so
+ * they cost nothing by default and a hint a caller sends is never silently ignored.
+ */
 export const DEFAULT_FILTERS = [
   'ComputeFilter',
   'RamFilter',
   'DiskFilter',
   'AggregateInstanceExtraSpecsFilter',
+  'SameHostFilter',
+  'DifferentHostFilter',
 ];
 /** Weighers enabled when BERTH_SCHEDULER_WEIGHERS is unset. */
 export const DEFAULT_WEIGHERS = ['RAMWeigher', 'DiskWeigher', 'CPUWeigher'];

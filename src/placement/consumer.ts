@@ -165,3 +165,36 @@ export async function ensureOwners(
   ]);
   return { projects: p!, users: u!, types: t! };
 }
+
+/**
+ * The root providers (hosts) each of `uuids` has allocations on; consumers without allocations
+ * (or unknown) are absent. Uuids must be canonical.
+ */
+export async function hostsOfConsumers(
+  ds: DataSource,
+  uuids: readonly string[],
+): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (uuids.length === 0) {
+    return out;
+  }
+  const rows: { consumer: string; host: string }[] = await ds.query(
+    `SELECT DISTINCT c.uuid AS consumer, r.uuid AS host
+     FROM consumers c
+     JOIN allocations a ON a.consumer_id = c.id
+     JOIN resource_providers p ON p.id = a.resource_provider_id
+     JOIN resource_providers r ON r.id = p.root_provider_id
+     WHERE c.uuid = ANY($1::uuid[])
+     ORDER BY 1, 2`,
+    [uuids],
+  );
+  for (const { consumer, host } of rows) {
+    const hosts = out.get(consumer);
+    if (hosts) {
+      hosts.push(host);
+    } else {
+      out.set(consumer, [host]);
+    }
+  }
+  return out;
+}

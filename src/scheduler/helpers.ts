@@ -313,6 +313,7 @@ export interface RequestSpecInput {
   readonly projectId?: string;
   readonly userId?: string;
   readonly hints?: Readonly<Record<string, readonly string[]>>;
+  readonly instanceHosts?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** Builds a `RequestSpec` from plain data (project defaults to `'project'`). */
@@ -326,5 +327,21 @@ export function buildRequestSpec(input: RequestSpecInput = {}): RequestSpec {
     projectId: input.projectId ?? 'project',
     ...(input.userId === undefined ? {} : { userId: input.userId }),
     hints: { ...(input.hints ?? {}) },
+    instanceHosts: { ...(input.instanceHosts ?? {}) },
   };
+}
+
+/**
+ * The hosts (root provider uuids) running the instances named by hint `hint` (`same_host`,
+ * `different_host`), from `req.instanceHosts`; undefined when the request does not give the hint.
+ */
+export function hostsOfHintedInstances(
+  req: RequestSpec,
+  hint: string,
+): ReadonlySet<string> | undefined {
+  const instances = req.hints[hint];
+  if (!instances || instances.length === 0) {
+    return undefined;
+  }
+  return new Set(instances.flatMap((u) => req.instanceHosts[u] ?? []));
 }

@@ -71,6 +71,12 @@ export interface RequestSpec {
   readonly userId?: string;
   /** Scheduler hints, Nova style: each hint has a list of values. */
   readonly hints: Readonly<Record<string, readonly string[]>>;
+  /**
+   * For every instance (consumer) uuid named by a `same_host` or `different_host` hint: the
+   * uuids of the hosts (root providers) it has allocations on, read when the request is
+   * evaluated. Instances without allocations are absent.
+   */
+  readonly instanceHosts: Readonly<Record<string, readonly string[]>>;
 }
 
 /** A filter's answer for one host. `reason` is human-readable and should name what was wanted and found. */

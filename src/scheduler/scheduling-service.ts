@@ -17,7 +17,8 @@ import type { AggregateMetadataCache } from '../placement/host-rows';
 import type { ResourceProviderRecord } from '../placement/types';
 import type { ClaimBatcher } from './claiming/claim-batcher';
 import { fitsWithPlanned, InFlight, selectClaimOrder } from './claiming/claim-order';
-import type { AllocationRequestView, HostView, RequestSpec } from './plugin-api';
+import type { AllocationRequestView, HostView } from './plugin-api';
+import { type InstanceHostLookup, requestSpecOf } from './request-spec';
 import type { Explanation, RankedHost } from './runtime/explanation';
 import type { Evaluation, Pipeline } from './runtime/pipeline';
 import type { CandidateCache } from './state/candidate-cache';
@@ -74,6 +75,8 @@ export interface SchedulingDeps {
   readonly claims: ClaimBatcher;
   readonly claimWriter: Pick<ClaimService, 'undo'>;
   readonly log: Logger;
+  /** Hosts of the instances scheduler hints name (src/placement/consumer.ts hostsOfConsumers). */
+  readonly instanceHosts: InstanceHostLookup;
   /** How many hosts a consumer's claim may try before giving up (default 10). */
   readonly maxClaimAttempts?: number;
 }
@@ -115,13 +118,7 @@ export class SchedulingService {
     req: ScheduleRequest,
   ): Promise<{ explanation: Explanation; ranking: RankedHost[] }> {
     const pipeline = this.pipelineFor(req.filters);
-    const spec: RequestSpec = {
-      candidateRequest: req.request,
-      extraSpecs: req.extraSpecs,
-      projectId: req.projectId,
-      userId: req.userId,
-      hints: req.hints ?? {},
-    };
+    const spec = await requestSpecOf(req, this.deps.instanceHosts);
     // Every change heard so far is applied first, so the version names what the evaluation reads.
     await this.candidates.current();
     const version: StateVersion = {

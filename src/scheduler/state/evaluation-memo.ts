@@ -33,7 +33,7 @@ const sortedEntries = <T>(o: Readonly<Record<string, T>>) =>
 
 /** A stable key for requests that must evaluate alike (consumers and ordering aside). */
 export function evaluationKey(spec: RequestSpec, filters: readonly string[] | undefined): string {
-  const { candidateRequest, extraSpecs, projectId, userId, hints, ...rest } = spec;
+  const { candidateRequest, extraSpecs, projectId, userId, hints, instanceHosts, ...rest } = spec;
   // A field added to RequestSpec must be added to the key (plugins may read it): this fails to
   // compile until it is.
   const unkeyed: Record<string, never> = rest;
@@ -43,6 +43,7 @@ export function evaluationKey(spec: RequestSpec, filters: readonly string[] | un
     projectId,
     userId ?? null,
     sortedEntries(hints),
+    sortedEntries(instanceHosts),
     filters ?? null,
     unkeyed,
   ]);

@@ -25,6 +25,7 @@ const spec = (o: Partial<RequestSpec> = {}): RequestSpec => ({
   projectId: 'p',
   userId: 'u',
   hints: {},
+  instanceHosts: {},
   ...o,
 });
 
@@ -107,6 +108,7 @@ describe('evaluationKey', () => {
     ['project', spec({ projectId: 'q' })],
     ['user', spec({ userId: 'v' })],
     ['hints', spec({ hints: { group: ['g1'] } })],
+    ['where hinted instances run', spec({ instanceHosts: { i1: ['host-a'] } })],
     [
       'resources',
       spec({

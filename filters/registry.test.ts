@@ -1,6 +1,6 @@
 // Checks the built-in plugin list: one folder per plugin named after its NAME, every plugin starts with
 // an empty configuration, and every plugin exports its rejection reasons as constants.
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PluginHandle } from '../src/scheduler/plugin-api';
 import { createRegistry } from '../src/scheduler/runtime/registry';
@@ -14,11 +14,17 @@ function kebab(name: string): string {
     .toLowerCase();
 }
 
-// Plugin folders end in -filter or -weigher (as in operator plugin directories); other folders hold
-// code a plugin family shares (capacity/).
-const folders = readdirSync(__dirname).filter(
-  (f) => statSync(join(__dirname, f)).isDirectory() && /-(filter|weigher)$/.test(f),
-);
+// Plugin folders have an index.ts exporting NAME (most end in -filter or -weigher; Nova's
+// AggregateMultiTenancyIsolation does not); other folders hold code a plugin family shares
+// (capacity/).
+const folders = readdirSync(__dirname).filter((f) => {
+  const index = join(__dirname, f, 'index.ts');
+  return (
+    statSync(join(__dirname, f)).isDirectory() &&
+    existsSync(index) &&
+    /^export const NAME = /m.test(readFileSync(index, 'utf8'))
+  );
+});
 
 describe('filters/registry', () => {
   it('registers every plugin folder exactly once, under the kebab-case of its NAME', () => {

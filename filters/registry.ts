@@ -3,6 +3,7 @@
 import type { PluginModule } from '../src/scheduler/plugin-api';
 import * as aggregateInstanceExtraSpecsFilter from './aggregate-instance-extra-specs-filter/index';
 import * as aggregateInstanceTypeFilter from './aggregate-instance-type-filter/index';
+import * as availabilityZoneFilter from './availability-zone-filter/index';
 import * as computeFilter from './compute-filter/index';
 import * as cpuWeigher from './cpu-weigher/index';
 import * as differentHostFilter from './different-host-filter/index';
@@ -17,6 +18,7 @@ import * as sameHostFilter from './same-host-filter/index';
 export const builtinPlugins: readonly PluginModule[] = [
   aggregateInstanceExtraSpecsFilter,
   aggregateInstanceTypeFilter,
+  availabilityZoneFilter,
   computeFilter,
   differentHostFilter,
   diskFilter,

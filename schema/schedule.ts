@@ -61,6 +61,11 @@ const ScheduleInput = builder.inputType('ScheduleInput', {
       description:
         'Scheduler hints for filters and weighers (Nova `os:scheduler_hints`); each key at most once.',
     }),
+    availabilityZone: t.string({
+      required: false,
+      description:
+        'Place in this availability zone (aggregate metadata `availability_zone`; read by AvailabilityZoneFilter).',
+    }),
     sameHost: t.idList({
       required: false,
       description:
@@ -231,6 +236,7 @@ function toScheduleRequest(input: ScheduleArgs) {
     request: toCandidateRequestOrThrow(input.request),
     extraSpecs,
     hints: hintsOrThrow(input),
+    ...(input.availabilityZone ? { availabilityZone: input.availabilityZone } : {}),
     ...(input.filters ? { filters: input.filters } : {}),
   };
 }

@@ -203,11 +203,13 @@ export interface Config {
 }
 
 /**
- * Filters enabled when BERTH_SCHEDULER_FILTERS is unset. SameHostFilter and DifferentHostFilter
- * pass every host unless a request gives their hint (ScheduleInput.sameHost / differentHost), so
- * they cost nothing by default and a hint a caller sends is never silently ignored.
+ * Filters enabled when BERTH_SCHEDULER_FILTERS is unset. AvailabilityZoneFilter, SameHostFilter
+ * and DifferentHostFilter pass every host unless a request asks for a zone or gives their hint
+ * (ScheduleInput.availabilityZone / sameHost / differentHost), so they cost nothing by default and
+ * what a caller asks for is never silently ignored.
  */
 export const DEFAULT_FILTERS = [
+  'AvailabilityZoneFilter',
   'ComputeFilter',
   'RamFilter',
   'DiskFilter',

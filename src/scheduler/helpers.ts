@@ -314,6 +314,7 @@ export interface RequestSpecInput {
   readonly userId?: string;
   readonly hints?: Readonly<Record<string, readonly string[]>>;
   readonly instanceHosts?: Readonly<Record<string, readonly string[]>>;
+  readonly availabilityZone?: string;
 }
 
 /** Builds a `RequestSpec` from plain data (project defaults to `'project'`). */
@@ -328,6 +329,7 @@ export function buildRequestSpec(input: RequestSpecInput = {}): RequestSpec {
     ...(input.userId === undefined ? {} : { userId: input.userId }),
     hints: { ...(input.hints ?? {}) },
     instanceHosts: { ...(input.instanceHosts ?? {}) },
+    ...(input.availabilityZone === undefined ? {} : { availabilityZone: input.availabilityZone }),
   };
 }
 

@@ -77,6 +77,8 @@ export interface RequestSpec {
    * evaluated. Instances without allocations are absent.
    */
   readonly instanceHosts: Readonly<Record<string, readonly string[]>>;
+  /** The availability zone asked for (Nova's request_spec.availability_zone); undefined = any. */
+  readonly availabilityZone?: string;
 }
 
 /** A filter's answer for one host. `reason` is human-readable and should name what was wanted and found. */

@@ -15,6 +15,7 @@ export interface SpecSource {
   readonly projectId: string;
   readonly userId?: string;
   readonly hints?: Readonly<Record<string, readonly string[]>>;
+  readonly availabilityZone?: string;
 }
 
 /** Hosts (root provider uuids) of each of the instances `uuids`. */
@@ -35,5 +36,6 @@ export async function requestSpecOf(
     userId: req.userId,
     hints,
     instanceHosts,
+    ...(req.availabilityZone === undefined ? {} : { availabilityZone: req.availabilityZone }),
   };
 }

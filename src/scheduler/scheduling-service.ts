@@ -35,6 +35,8 @@ export interface ScheduleRequest {
   readonly request: CandidateRequest;
   readonly extraSpecs: Readonly<Record<string, string>>;
   readonly hints?: Readonly<Record<string, readonly string[]>>;
+  /** Availability zone asked for (AvailabilityZoneFilter). */
+  readonly availabilityZone?: string;
   /** Filter order override for this request. */
   readonly filters?: readonly string[];
 }

@@ -1,6 +1,7 @@
 // Scheduler hints through GraphQL `schedule` / `explainPlacement`: sameHost and differentHost
 // place next to or away from running instances (SameHostFilter / DifferentHostFilter, on by
-// default), free-form hints reach plugins, and malformed hints are refused before anything runs.
+// default), free-form hints reach plugins, malformed hints are refused before anything runs, and
+// availabilityZone places in the zone its aggregates name (AvailabilityZoneFilter).
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -200,5 +201,66 @@ describe('free-form scheduler hints', () => {
       const host = r.data.schedule.selections[0].host.uuid;
       expect((await t.app.services.providers.get(host)).name).toBe('free-b');
     }
+  });
+});
+
+const SET_METADATA = `mutation M($uuid: ID!, $name: String, $metadata: [KeyValueInput!]!) {
+  setAggregateMetadata(uuid: $uuid, name: $name, metadata: $metadata) { uuid }
+}`;
+
+describe('availability zones', () => {
+  let t: TestApp;
+  const zone: Record<string, string> = {};
+  beforeAll(async () => {
+    t = await createTestApp();
+    const az1 = randomUUID();
+    const r = await gql(t.app, SET_METADATA, {
+      uuid: az1,
+      name: 'az1',
+      metadata: [{ key: 'availability_zone', value: 'az1' }],
+    });
+    expect(r.errors).toBeUndefined();
+    for (const [name, aggregates] of [
+      ['in-az1', [az1]],
+      ['in-default', []],
+    ] as const) {
+      const rp = await buildResourceProvider(t.app.services, {
+        name,
+        inventories: [{ resourceClass: 'VCPU', total: 64 }],
+        aggregates: [...aggregates],
+      });
+      zone[rp.uuid] = name;
+    }
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const placeIn = async (availabilityZone?: string) => {
+    const r = await gql(t.app, SCHEDULE, {
+      input: {
+        consumerUuids: [randomUUID()],
+        projectId: 'p',
+        userId: 'u',
+        request: { groups: [{ resources: [{ resourceClass: 'VCPU', amount: 1 }] }] },
+        ...(availabilityZone ? { availabilityZone } : {}),
+      },
+    });
+    expect(r.errors).toBeUndefined();
+    const sel = r.data.schedule.selections[0];
+    return sel.host ? zone[sel.host.uuid] : sel.reason;
+  };
+
+  it.each([
+    ['az1', 'in-az1'],
+    ['nova', 'in-default'],
+  ])('places a request for zone %s on %s, every time', async (az, host) => {
+    for (let i = 0; i < 4; i++) {
+      expect(await placeIn(az)).toBe(host);
+    }
+  });
+
+  it('finds no host in a zone no aggregate has, and says why', async () => {
+    expect(await placeIn('az9')).toMatch(/no aggregate has availability_zone az9/);
   });
 });

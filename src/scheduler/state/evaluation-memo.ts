@@ -33,7 +33,16 @@ const sortedEntries = <T>(o: Readonly<Record<string, T>>) =>
 
 /** A stable key for requests that must evaluate alike (consumers and ordering aside). */
 export function evaluationKey(spec: RequestSpec, filters: readonly string[] | undefined): string {
-  const { candidateRequest, extraSpecs, projectId, userId, hints, instanceHosts, ...rest } = spec;
+  const {
+    candidateRequest,
+    extraSpecs,
+    projectId,
+    userId,
+    hints,
+    instanceHosts,
+    availabilityZone,
+    ...rest
+  } = spec;
   // A field added to RequestSpec must be added to the key (plugins may read it): this fails to
   // compile until it is.
   const unkeyed: Record<string, never> = rest;
@@ -44,6 +53,7 @@ export function evaluationKey(spec: RequestSpec, filters: readonly string[] | un
     userId ?? null,
     sortedEntries(hints),
     sortedEntries(instanceHosts),
+    availabilityZone ?? null,
     filters ?? null,
     unkeyed,
   ]);

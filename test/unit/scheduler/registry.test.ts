@@ -74,7 +74,7 @@ describe('instantiatePlugins', () => {
       name: 'an unknown filter',
       config: { enabledFilters: ['RamFilter', 'NoSuchFilter'], enabledWeighers: [] },
       message:
-        'enabledFilters: unknown scheduler filter "NoSuchFilter"; known filters: AggregateInstanceExtraSpecsFilter, AggregateInstanceTypeFilter, ComputeFilter, DifferentHostFilter, DiskFilter, PassAll, RamFilter, ReservationFilter, SameHostFilter',
+        'enabledFilters: unknown scheduler filter "NoSuchFilter"; known filters: AggregateInstanceExtraSpecsFilter, AggregateInstanceTypeFilter, AvailabilityZoneFilter, ComputeFilter, DifferentHostFilter, DiskFilter, PassAll, RamFilter, ReservationFilter, SameHostFilter',
     },
     {
       name: 'an unknown weigher',
@@ -96,7 +96,7 @@ describe('instantiatePlugins', () => {
       name: 'configuration for an unknown plugin',
       config: { enabledFilters: [], enabledWeighers: [], plugins: { RamFiltre: {} } },
       message:
-        'plugins: configuration given for unknown scheduler plugin "RamFiltre"; known plugins: AggregateInstanceExtraSpecsFilter, AggregateInstanceTypeFilter, CPUWeigher, ComputeFilter, DifferentHostFilter, DiskFilter, DiskWeigher, PassAll, RAMWeigher, RamFilter, ReservationFilter, SameHostFilter',
+        'plugins: configuration given for unknown scheduler plugin "RamFiltre"; known plugins: AggregateInstanceExtraSpecsFilter, AggregateInstanceTypeFilter, AvailabilityZoneFilter, CPUWeigher, ComputeFilter, DifferentHostFilter, DiskFilter, DiskWeigher, PassAll, RAMWeigher, RamFilter, ReservationFilter, SameHostFilter',
     },
     {
       name: 'a misspelt configuration key of a plugin that declares its keys',

@@ -52,6 +52,11 @@ export function createScheduling(
     enabledWeighers: config.scheduler.weighers,
     plugins: config.scheduler.plugins,
     hostSubsetSize: config.scheduler.hostSubsetSize,
+    settingNames: {
+      enabledFilters: 'BERTH_SCHEDULER_FILTERS',
+      enabledWeighers: 'BERTH_SCHEDULER_WEIGHERS',
+      plugins: 'BERTH_SCHEDULER_CONFIG',
+    },
   };
   const logger = log.child({ component: 'scheduler' });
   const main = buildPipeline(registry, schedulerConfig, { logger });
@@ -64,7 +69,15 @@ export function createScheduling(
     let p = overrides.get(key);
     if (!p) {
       try {
-        p = buildPipeline(registry, { ...schedulerConfig, enabledFilters: filters }, { logger });
+        p = buildPipeline(
+          registry,
+          {
+            ...schedulerConfig,
+            enabledFilters: filters,
+            settingNames: { ...schedulerConfig.settingNames, enabledFilters: 'filters' },
+          },
+          { logger },
+        );
       } catch (err) {
         throw new BadRequestError(
           `Invalid filters for this request: ${(err as Error).message}`,

@@ -268,6 +268,25 @@ function pluginConfigOrThrow(raw: string | undefined): Record<string, Record<str
       `invalid BERTH_SCHEDULER_CONFIG: ${raw.startsWith('@') ? `${raw.slice(1)} is` : 'it is'} not JSON${at === undefined ? '' : ` (error at character ${at})`}`,
     );
   }
+  // Lists of enabled plugins are variables of their own (a common mistake: Nova keeps them in
+  // the same [filter_scheduler] section as plugin options).
+  const lists: Record<string, string> = {
+    enabledFilters: 'BERTH_SCHEDULER_FILTERS',
+    enabled_filters: 'BERTH_SCHEDULER_FILTERS',
+    enabledWeighers: 'BERTH_SCHEDULER_WEIGHERS',
+    weight_classes: 'BERTH_SCHEDULER_WEIGHERS',
+  };
+  const listKey =
+    value && typeof value === 'object' && !Array.isArray(value)
+      ? Object.keys(value).find((k) => Object.hasOwn(lists, k))
+      : undefined;
+  if (listKey !== undefined) {
+    const variable = lists[listKey]!;
+    const defaults = variable === 'BERTH_SCHEDULER_FILTERS' ? DEFAULT_FILTERS : DEFAULT_WEIGHERS;
+    throw new ConfigError(
+      `invalid BERTH_SCHEDULER_CONFIG: "${listKey}" is not a plugin; set ${variable} to the comma-separated names in run order (it replaces the defaults: ${defaults.join(',')})`,
+    );
+  }
   if (protoKey) {
     // It would be dropped or become a prototype, silently: neither is a setting.
     throw new ConfigError(

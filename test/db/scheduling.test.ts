@@ -44,6 +44,28 @@ describe('scheduling service', () => {
     await db.drop();
   });
 
+  it.each([
+    [
+      { BERTH_SCHEDULER_FILTERS: 'RamFiltre' },
+      /^BERTH_SCHEDULER_FILTERS: unknown scheduler filter "RamFiltre"; known filters: .*RamFilter/,
+    ],
+    [
+      { BERTH_SCHEDULER_WEIGHERS: 'RamFilter' },
+      /^BERTH_SCHEDULER_WEIGHERS: "RamFilter" is a filter, not a weigher$/,
+    ],
+    [
+      { BERTH_SCHEDULER_CONFIG: '{"RamFiltre": {}}' },
+      /^BERTH_SCHEDULER_CONFIG: configuration given for unknown scheduler plugin "RamFiltre"/,
+    ],
+    [
+      { BERTH_SCHEDULER_CONFIG: '{"RamFilter": {"x": 1}}' },
+      /^BERTH_SCHEDULER_CONFIG\.RamFilter: unknown configuration key "x"; it takes none$/,
+    ],
+  ])('names the variable a bad scheduler setting came from: %j', (env, message) => {
+    const config = loadConfig({ NODE_ENV: 'test', ...env });
+    expect(() => createScheduling(config, s, cache, createLogger('silent'))).toThrow(message);
+  });
+
   const request = (consumers: number, n = 1, extraSpecs: Record<string, string> = {}) => ({
     consumerUuids: Array.from({ length: consumers }, () => randomUUID()),
     projectId: 'p1',

@@ -45,6 +45,18 @@ describe('loadConfig', () => {
     },
   );
 
+  it.each([
+    ['{"enabledFilters": ["RamFilter"]}', 'enabledFilters', 'BERTH_SCHEDULER_FILTERS'],
+    ['{"enabled_filters": "RamFilter"}', 'enabled_filters', 'BERTH_SCHEDULER_FILTERS'],
+    ['{"enabledWeighers": []}', 'enabledWeighers', 'BERTH_SCHEDULER_WEIGHERS'],
+  ])('points a plugin list in BERTH_SCHEDULER_CONFIG=%s to its variable', (v, key, variable) => {
+    expect(() => loadConfig({ BERTH_SCHEDULER_CONFIG: v })).toThrow(
+      new RegExp(
+        `^invalid BERTH_SCHEDULER_CONFIG: "${key}" is not a plugin; set ${variable} to the comma-separated names in run order \\(it replaces the defaults: [A-Za-z,]+\\)$`,
+      ),
+    );
+  });
+
   it('never echoes a configuration file’s contents in its error', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'berth-cfg-')), 'secret');
     writeFileSync(file, 'root:$6$SECRETHASH:19000:0:99999:7:::\n');

@@ -50,6 +50,15 @@ export interface SchedulerConfig {
   readonly hostSubsetSize?: number;
   /** See `PipelineOptions.defaultTimeBudgetMs`. */
   readonly defaultTimeBudgetMs?: number;
+  /**
+   * What error messages call the settings (e.g. the environment variables they come from);
+   * default: the field names.
+   */
+  readonly settingNames?: {
+    readonly enabledFilters?: string;
+    readonly enabledWeighers?: string;
+    readonly plugins?: string;
+  };
 }
 
 /** One line of `schedulerPlugins`. */
@@ -129,9 +138,13 @@ export function createRegistry(
   return registry;
 }
 
-function lookupOrThrow(registry: PluginRegistry, name: string, kind: PluginKind): RegisteredPlugin {
+function lookupOrThrow(
+  registry: PluginRegistry,
+  name: string,
+  kind: PluginKind,
+  setting: string,
+): RegisteredPlugin {
   const entry = registry.get(name);
-  const setting = kind === 'filter' ? 'enabledFilters' : 'enabledWeighers';
   if (entry === undefined) {
     const known = [...registry.values()]
       .filter((e) => e.module.kind === kind)
@@ -226,7 +239,7 @@ export function instantiatePlugins(
     const entry = registry.get(name);
     if (entry === undefined) {
       throw new SchedulerConfigError(
-        `plugins: configuration given for unknown scheduler plugin "${name}"; known plugins: ${[...registry.keys()].sort().join(', ')}`,
+        `${config.settingNames?.plugins ?? 'plugins'}: configuration given for unknown scheduler plugin "${name}"; known plugins: ${[...registry.keys()].sort().join(', ')}`,
       );
     }
     const known = entry.module.CONFIG_KEYS;
@@ -234,18 +247,22 @@ export function instantiatePlugins(
     if (known !== undefined && unknown !== undefined) {
       const hint = known.length > 0 ? `known keys: ${known.join(', ')}` : 'it takes none';
       throw new SchedulerConfigError(
-        `plugins.${name}: unknown configuration key "${unknown}"; ${hint}`,
+        `${config.settingNames?.plugins ?? 'plugins'}.${name}: unknown configuration key "${unknown}"; ${hint}`,
       );
     }
   }
   const build = (names: readonly string[], kind: PluginKind) => {
+    const setting =
+      kind === 'filter'
+        ? (config.settingNames?.enabledFilters ?? 'enabledFilters')
+        : (config.settingNames?.enabledWeighers ?? 'enabledWeighers');
     const seen = new Set<string>();
     return names.map((name) => {
       if (seen.has(name)) {
         throw new SchedulerConfigError(`scheduler ${kind} "${name}" is enabled twice`);
       }
       seen.add(name);
-      return instantiate(lookupOrThrow(registry, name, kind), config, logger);
+      return instantiate(lookupOrThrow(registry, name, kind, setting), config, logger);
     });
   };
   const filters = build(config.enabledFilters, 'filter') as FilterStage[];

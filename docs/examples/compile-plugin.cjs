@@ -13,7 +13,18 @@ function compilePlugin(source, pluginDir) {
     reportDiagnostics: true,
   });
   if (diagnostics && diagnostics.length > 0) {
-    throw new Error(ts.flattenDiagnosticMessageText(diagnostics[0].messageText, '\n'));
+    // Every problem as `file:line:column: message`, the way compilers print them.
+    const lines = diagnostics.map((d) => {
+      const text = ts.flattenDiagnosticMessageText(d.messageText, '\n');
+      if (!d.file || d.start === undefined) {
+        return `${source}: ${text}`;
+      }
+      const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
+      return `${source}:${line + 1}:${character + 1}: ${text}`;
+    });
+    const err = new Error(lines.join('\n'));
+    err.diagnostics = lines;
+    throw err;
   }
   const base = path.basename(source, '.ts');
   const target =
@@ -33,5 +44,11 @@ if (require.main === module) {
     console.error('usage: node docs/examples/compile-plugin.cjs <plugin.ts> <plugin-dir>');
     process.exit(2);
   }
-  console.log(compilePlugin(source, pluginDir));
+  try {
+    console.log(compilePlugin(source, pluginDir));
+  } catch (err) {
+    // A compile error is the author's to fix: print where, not a stack trace.
+    console.error(err.diagnostics ? err.message : `${source}: ${err.message}`);
+    process.exit(1);
+  }
 }

@@ -14,6 +14,7 @@ import type {
 } from '../plugin-api';
 import { isHostFilter } from './filter-stage';
 import { errorMessage } from './isolation';
+import { loadErrorLocation, loadErrorSource } from './load-error';
 import {
   createPipeline,
   type Pipeline,
@@ -369,8 +370,9 @@ export function loadPluginDirs(dirs: readonly string[]): RegisteredPlugin[] {
       try {
         exported = require(file);
       } catch (err) {
+        const source = loadErrorSource(err, file);
         throw new SchedulerConfigError(
-          `${file}: cannot load scheduler plugin: ${errorMessage(err)}`,
+          `${loadErrorLocation(err, file)}: cannot load scheduler plugin: ${errorMessage(err)}${source ? ` (at: ${source})` : ''}`,
         );
       }
       loaded.push({ module: toPluginModuleOrThrow(exported, file), source: file });

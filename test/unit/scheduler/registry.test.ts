@@ -36,6 +36,16 @@ const registry = createRegistry(builtinPlugins, [
   { module: passAll, source: '/plugins/pass-all.js' },
 ]);
 
+/** The message `fn` throws (fails the test when it does not throw). */
+function thrown(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (err) {
+    return (err as Error).message;
+  }
+  throw new Error('expected an error');
+}
+
 describe('createRegistry', () => {
   it('rejects two modules with the same NAME, naming both sources', () => {
     expect(() =>
@@ -255,10 +265,24 @@ describe('loadPluginDirs', () => {
     );
   });
 
-  it('fails, naming the file, for a module that does not load', () => {
-    writeFileSync(join(dir, 'broken-filter.js'), 'this is not javascript');
-    expect(() => loadPluginDirs([dir])).toThrow(
-      `${join(dir, 'broken-filter.js')}: cannot load scheduler plugin`,
+  it('fails, naming the file and line, for a module with a syntax error', () => {
+    const file = join(dir, 'broken-filter.js');
+    writeFileSync(
+      file,
+      'exports.NAME = "Broken";\nexports.kind = "filter";\nexports.create = () => ({ oops: });\n',
+    );
+    const message = thrown(() => loadPluginDirs([dir]));
+    expect(message.startsWith(`${file}:3: cannot load scheduler plugin: `)).toBe(true);
+    expect(message).toContain('Unexpected token');
+  });
+
+  it('fails, naming the file, line and column, for a module that throws while loading', () => {
+    const file = join(dir, 'throwing-filter.js');
+    writeFileSync(file, 'exports.NAME = "Throwing";\n  throw new Error("no config file");\n');
+    const message = thrown(() => loadPluginDirs([dir]));
+    expect(message.startsWith(file)).toBe(true);
+    expect(message.slice(file.length)).toMatch(
+      /^:2:\d+: cannot load scheduler plugin: no config file$/,
     );
   });
 

@@ -1,7 +1,8 @@
 // Keeps docs/writing-a-filter.md honest: its code blocks are the example files, the example's own table
 // test passes, and the compiled example loads from a plugin directory and filters through the pipeline.
 
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { builtinPlugins } from '../../../filters/registry';
@@ -99,5 +100,21 @@ describe('the compiled example as an operator plugin', () => {
       buildRequestSpec({ projectId: 'acme', resources: { MEMORY_MB: 512 } }),
     );
     expect(acme.hosts.map((r) => r.host.uuid).sort()).toEqual(['dedicated', 'shared']);
+  });
+
+  it('reports a compile error as file:line:column, without a stack trace', () => {
+    const bad = join(dir, 'bad-filter.ts');
+    writeFileSync(bad, 'export const NAME = "Bad";\nexport const create = () => ({ a: );\n');
+    expect(() => compilePlugin(bad, dir)).toThrow(`${bad}:2:35: Expression expected.`);
+    const cli = spawnSync(
+      process.execPath,
+      [join(repo, 'docs/examples/compile-plugin.cjs'), bad, dir],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(cli.status).toBe(1);
+    expect(cli.stderr.trim().split('\n')[0]).toBe(`${bad}:2:35: Expression expected.`);
+    expect(cli.stderr).not.toMatch(/\n\s+at /);
   });
 });

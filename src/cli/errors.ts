@@ -1,4 +1,5 @@
 // Turns start-up failures into one clear line (no stack traces for expected failures).
+import { type Config, ConfigError, loadConfig } from '../config';
 
 /** One-line description of a start-up error. */
 export function describeStartupError(err: unknown): string {
@@ -22,5 +23,23 @@ export function describeStartupError(err: unknown): string {
       return `database does not exist: ${err.message}`;
     default:
       return err.message.split('\n')[0] ?? String(err);
+  }
+}
+
+/** Prints `err` as one line (`berth: …`) and exits 1. */
+export function exitWithStartupError(err: unknown): never {
+  process.stderr.write(`berth: ${describeStartupError(err)}\n`);
+  process.exit(1);
+}
+
+/** The configuration from the environment; a bad variable is printed as one line and exits 1. */
+export function configOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      exitWithStartupError(err);
+    }
+    throw err;
   }
 }

@@ -1,30 +1,13 @@
 // The `berth` command line: serve, migrate, db reset, token, import, version.
 import 'reflect-metadata';
 import { Command } from 'commander';
-import { ConfigError, loadConfig } from '../config';
 import { resetDatabase, seedStandard } from '../db/seed';
 import { BERTH_VERSION, MAX_MICROVERSION } from '../version';
 import { openDatabase } from './database';
-import { describeStartupError } from './errors';
+import { configOrExit, exitWithStartupError } from './errors';
 import { registerImportCommand } from './import-command';
 import { registerServeCommand } from './serve-command';
 import { registerTokenCommand } from './token-command';
-
-function fail(err: unknown): never {
-  process.stderr.write(`berth: ${describeStartupError(err)}\n`);
-  process.exit(1);
-}
-
-function config() {
-  try {
-    return loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      fail(err);
-    }
-    throw err;
-  }
-}
 
 const program = new Command('berth')
   .description('Resource placement service (OpenStack Placement semantics, GraphQL + REST).')
@@ -36,12 +19,12 @@ program
   .command('migrate')
   .description('apply pending database migrations and seed standard classes and traits')
   .action(async () => {
-    const cfg = config();
+    const cfg = configOrExit();
     let db: Awaited<ReturnType<typeof openDatabase>>;
     try {
       db = await openDatabase(cfg);
     } catch (err) {
-      fail(err);
+      exitWithStartupError(err);
     }
     const applied = await db.dataSource.runMigrations({ transaction: 'each' });
     await seedStandard(db.dataSource.manager);
@@ -60,14 +43,14 @@ dbCmd
   .option('--yes', 'confirm: this deletes all data')
   .action(async (opts: { yes?: boolean }) => {
     if (!opts.yes && process.env.NODE_ENV !== 'test') {
-      fail(new Error('db reset deletes all data; re-run with --yes to confirm'));
+      exitWithStartupError(new Error('db reset deletes all data; re-run with --yes to confirm'));
     }
-    const cfg = config();
+    const cfg = configOrExit();
     let db: Awaited<ReturnType<typeof openDatabase>>;
     try {
       db = await openDatabase(cfg);
     } catch (err) {
-      fail(err);
+      exitWithStartupError(err);
     }
     await db.dataSource.runMigrations({ transaction: 'each' });
     await db.dataSource.transaction((em) => resetDatabase(em));
@@ -85,4 +68,4 @@ program
     process.stdout.write(`berth ${BERTH_VERSION} (Placement microversion ${MAX_MICROVERSION})\n`);
   });
 
-program.parseAsync(process.argv).catch(fail);
+program.parseAsync(process.argv).catch(exitWithStartupError);

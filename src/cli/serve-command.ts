@@ -11,30 +11,14 @@ import {
   superviseWorkers,
   type WorkerPlan,
 } from '../cluster';
-import { type Config, ConfigError, loadConfig } from '../config';
+import type { Config } from '../config';
 import { prepareServerDatabase } from '../db/open';
 import { authSummary } from '../http/readiness';
 import { createLogger, type Logger } from '../logger';
 import type { RunningServer } from '../server';
 import { BERTH_VERSION } from '../version';
 import { advertiseEmbedded } from './database';
-import { describeStartupError } from './errors';
-
-function fail(err: unknown): never {
-  process.stderr.write(`berth: ${describeStartupError(err)}\n`);
-  process.exit(1);
-}
-
-function configOrFail(): Config {
-  try {
-    return loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      fail(err);
-    }
-    throw err;
-  }
-}
+import { configOrExit, describeStartupError, exitWithStartupError } from './errors';
 
 /** The start banner (and the auth warning): once per `berth serve`, whatever the worker count. */
 function announce(cfg: Config, log: Logger, url: string, plan: WorkerPlan): void {
@@ -84,7 +68,7 @@ async function serveHere(
       reportStartFailure(describeStartupError(err));
       return;
     }
-    fail(err);
+    exitWithStartupError(err);
   }
   let unadvertise = () => {};
   if ('plan' in who) {
@@ -127,7 +111,7 @@ export function registerServeCommand(program: Command): void {
       'processes serving the port (default: BERTH_WORKERS, else one per core; 1 on the embedded database)',
     )
     .action(async (opts: { workers?: string }) => {
-      const cfg = configOrFail();
+      const cfg = configOrExit();
       const log = createLogger(cfg.logLevel);
       const worker = clusterWorker();
       if (worker) {
@@ -138,7 +122,7 @@ export function registerServeCommand(program: Command): void {
       try {
         plan = planWorkers(cfg, opts.workers);
       } catch (err) {
-        fail(err);
+        exitWithStartupError(err);
       }
       if (plan.count === 1) {
         await serveHere(cfg, log, { plan });
@@ -148,7 +132,7 @@ export function registerServeCommand(program: Command): void {
         // Once, before forking: N workers migrating the same database at once could race.
         await prepareServerDatabase(cfg, log);
       } catch (err) {
-        fail(err);
+        exitWithStartupError(err);
       }
       superviseWorkers({
         count: plan.count,

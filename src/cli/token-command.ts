@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { InvalidRoleError, type TokenInfo, TokenStore } from '../auth/token-store';
 import { loadConfig } from '../config';
 import { type CliDatabase, openDatabase } from './database';
-import { describeStartupError } from './errors';
+import { exitWithStartupError } from './errors';
 
 async function withStore<T>(fn: (store: TokenStore) => Promise<T>): Promise<T> {
   let db: CliDatabase;
@@ -12,8 +12,7 @@ async function withStore<T>(fn: (store: TokenStore) => Promise<T>): Promise<T> {
     db = await openDatabase(loadConfig());
     await db.dataSource.runMigrations({ transaction: 'each' });
   } catch (err) {
-    process.stderr.write(`berth: ${describeStartupError(err)}\n`);
-    process.exit(1);
+    exitWithStartupError(err);
   }
   try {
     return await fn(new TokenStore(db.dataSource));

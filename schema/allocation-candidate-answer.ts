@@ -7,8 +7,9 @@
 import {
   array,
   type DirectRoot,
+  type Entry,
+  entries,
   leaf,
-  list,
   type ObjectSpec,
   object,
   writeInt,
@@ -31,11 +32,12 @@ const provider: ObjectSpec<string> = {
   fields: { uuid: leaf((w, uuid) => writeString(w, uuid)) },
 };
 
-const resourceAmount: ObjectSpec<{ resourceClass: string; amount: number }> = {
+/** One entry of a provider's resources: class -> amount. */
+const resourceAmount: ObjectSpec<Entry<number>> = {
   typeName: 'ResourceAmount',
   fields: {
-    resourceClass: leaf((w, r) => writeString(w, r.resourceClass)),
-    amount: leaf((w, r) => writeInt(w, r.amount)),
+    resourceClass: leaf((w, r) => writeString(w, r.key)),
+    amount: leaf((w, r) => writeInt(w, r.value)),
   },
 };
 
@@ -43,26 +45,16 @@ const providerResources: ObjectSpec<ProviderAllocation> = {
   typeName: 'ProviderResources',
   fields: {
     provider: object(provider, (a) => a.providerUuid),
-    resources: list(resourceAmount, (a, visit) => {
-      // One item object reused: the writer is done with it before the next.
-      const item = { resourceClass: '', amount: 0 };
-      let n = 0;
-      for (const rc in a.resources) {
-        item.resourceClass = rc;
-        item.amount = a.resources[rc]!;
-        visit(item);
-        n++;
-      }
-      return n;
-    }),
+    resources: entries(resourceAmount, (a) => a.resources),
   },
 };
 
-const groupMapping: ObjectSpec<{ suffix: string; providerUuids: readonly string[] }> = {
+/** One entry of an allocation request's mappings: suffix -> provider uuids. */
+const groupMapping: ObjectSpec<Entry<readonly string[]>> = {
   typeName: 'GroupMapping',
   fields: {
-    suffix: leaf((w, m) => writeString(w, m.suffix)),
-    providerUuids: leaf((w, m) => writeStrings(w, m.providerUuids)),
+    suffix: leaf((w, m) => writeString(w, m.key)),
+    providerUuids: leaf((w, m) => writeStrings(w, m.value)),
   },
 };
 
@@ -70,17 +62,7 @@ const allocationRequest: ObjectSpec<AllocationRequest> = {
   typeName: 'AllocationRequest',
   fields: {
     allocations: array(providerResources, (r) => r.allocations),
-    mappings: list(groupMapping, (r, visit) => {
-      const item = { suffix: '', providerUuids: [] as readonly string[] };
-      let n = 0;
-      for (const suffix in r.mappings) {
-        item.suffix = suffix;
-        item.providerUuids = r.mappings[suffix]!;
-        visit(item);
-        n++;
-      }
-      return n;
-    }),
+    mappings: entries(groupMapping, (r) => r.mappings),
   },
 };
 

@@ -54,16 +54,17 @@ export const create: FilterFactory = (_config, handle) => {
       if (az === undefined) {
         return null;
       }
-      const inZone = ctx.aggregates.filter((a) => zonesOf([a]).includes(az)).map((a) => a.uuid);
+      const zoned = ctx.aggregates
+        .map((a) => ({ uuid: a.uuid, zones: zonesOf([a]) }))
+        .filter((a) => a.zones.length > 0);
+      const inZone = zoned.filter((a) => a.zones.includes(az)).map((a) => a.uuid);
       if (az !== fallback) {
         return inZone.length > 0
           ? { memberOf: [inZone], note: `availability zone ${az}` }
           : { unsatisfiable: `${REASON_NO_ZONE} ${az}` };
       }
       // The default zone: hosts in its aggregates or in no zone at all, i.e. in no other zone's.
-      const otherZones = ctx.aggregates
-        .filter((a) => zonesOf([a]).length > 0 && !zonesOf([a]).includes(az))
-        .map((a) => a.uuid);
+      const otherZones = zoned.filter((a) => !a.zones.includes(az)).map((a) => a.uuid);
       return otherZones.length > 0
         ? { forbiddenAggregates: otherZones, note: `default availability zone ${az}` }
         : null;

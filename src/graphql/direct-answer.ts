@@ -52,11 +52,33 @@ export function array<T, I>(spec: ObjectSpec<I>, items: (source: T) => readonly 
   return { list: spec as ObjectSpec<never>, items };
 }
 
-/** A list field of objects of `spec`'s type, visited one by one. */
-export function list<T, I>(
-  spec: ObjectSpec<I>,
-  each: (source: T, visit: (item: I) => void) => number,
+/** One entry of a record, as a list item (see `entries`). */
+export interface Entry<V> {
+  key: string;
+  value: V;
+}
+
+/**
+ * A list field of objects of `spec`'s type, one per entry of the record `of` gives, in its key
+ * order (as Object.entries would list them).
+ */
+export function entries<T, V>(
+  spec: ObjectSpec<Entry<V>>,
+  of: (source: T) => Readonly<Record<string, V>>,
 ): FieldSpec<T> {
+  const each = (source: T, visit: (item: Entry<V>) => void): number => {
+    const record = of(source);
+    // One item object reused: the writer is done with it before the next.
+    const item: Entry<V> = { key: '', value: undefined as V };
+    let n = 0;
+    for (const key in record) {
+      item.key = key;
+      item.value = record[key]!;
+      visit(item);
+      n++;
+    }
+    return n;
+  };
   return {
     list: spec as ObjectSpec<never>,
     each: each as unknown as (source: T, visit: (item: never) => void) => number,

@@ -113,15 +113,27 @@ function summaryJson(ps: ProviderSummary, shape: CandidateJsonShape): string {
 /** Summary bytes by shape (only the shapes without a class filter are kept). */
 const summaryBytes = new Map<string, WeakMap<ProviderSummary, Buffer>>();
 
-function cachedSummaryJson(ps: ProviderSummary, shape: CandidateJsonShape): Buffer {
-  if (shape.requestedClasses || !Object.isFrozen(ps)) {
-    return Buffer.from(summaryJson(ps, shape));
+/** Where the bytes of summaries in `shape` are kept; undefined when they are not (class filter). */
+function keptFor(shape: CandidateJsonShape): WeakMap<ProviderSummary, Buffer> | undefined {
+  if (shape.requestedClasses) {
+    return undefined;
   }
   const key = `${shape.traits ? 't' : ''}${shape.tree ? 'p' : ''}`;
   let kept = summaryBytes.get(key);
   if (!kept) {
     kept = new WeakMap();
     summaryBytes.set(key, kept);
+  }
+  return kept;
+}
+
+function summaryBytesOf(
+  ps: ProviderSummary,
+  shape: CandidateJsonShape,
+  kept: WeakMap<ProviderSummary, Buffer> | undefined,
+): Buffer {
+  if (!kept || !Object.isFrozen(ps)) {
+    return Buffer.from(summaryJson(ps, shape));
   }
   let bytes = kept.get(ps);
   if (bytes === undefined) {
@@ -144,11 +156,12 @@ export function candidatesJson(cands: AllocationCandidates, shape: CandidateJson
   }
   w.raw('],"provider_summaries":{');
   const summaries = cands.providerSummaries;
+  const kept = keptFor(shape);
   for (let i = 0; i < summaries.length; i++) {
     if (i) {
       w.raw(',');
     }
-    w.bytes(cachedSummaryJson(summaries[i]!, shape));
+    w.bytes(summaryBytesOf(summaries[i]!, shape, kept));
   }
   return w.raw('}}').done();
 }

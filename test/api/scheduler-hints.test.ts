@@ -10,6 +10,17 @@ import { createTestApp, type TestApp } from '../support/app';
 import { buildResourceProvider } from '../support/factories';
 import { firstError, gql } from '../support/graphql';
 
+/** Variables of SCHEDULE / EXPLAIN: one VCPU for `consumerUuids`, plus `extra` input fields. */
+const input = (extra: object, consumerUuids = [randomUUID()]) => ({
+  input: {
+    consumerUuids,
+    projectId: 'p',
+    userId: 'u',
+    request: { groups: [{ resources: [{ resourceClass: 'VCPU', amount: 1 }] }] },
+    ...extra,
+  },
+});
+
 const SCHEDULE = `mutation S($input: ScheduleInput!) {
   schedule(input: $input) { selections { consumerUuid host { uuid } reason } }
 }`;
@@ -36,16 +47,6 @@ describe('scheduler hints', () => {
   });
   afterAll(async () => {
     await t.close();
-  });
-
-  const input = (extra: object, consumerUuids = [randomUUID()]) => ({
-    input: {
-      consumerUuids,
-      projectId: 'p',
-      userId: 'u',
-      request: { groups: [{ resources: [{ resourceClass: 'VCPU', amount: 1 }] }] },
-      ...extra,
-    },
   });
 
   async function place(extra: object = {}): Promise<{ consumer: string; host: string | null }> {
@@ -188,15 +189,11 @@ describe('free-form scheduler hints', () => {
 
   it('reach operator plugins as request.hints', async () => {
     for (let i = 0; i < 3; i++) {
-      const r = await gql(t.app, SCHEDULE, {
-        input: {
-          consumerUuids: [randomUUID()],
-          projectId: 'p',
-          userId: 'u',
-          request: { groups: [{ resources: [{ resourceClass: 'VCPU', amount: 1 }] }] },
-          hints: [{ key: 'only_host', values: ['free-b'] }],
-        },
-      });
+      const r = await gql(
+        t.app,
+        SCHEDULE,
+        input({ hints: [{ key: 'only_host', values: ['free-b'] }] }),
+      );
       expect(r.errors).toBeUndefined();
       const host = r.data.schedule.selections[0].host.uuid;
       expect((await t.app.services.providers.get(host)).name).toBe('free-b');
@@ -237,15 +234,7 @@ describe('availability zones', () => {
   });
 
   const placeIn = async (availabilityZone?: string) => {
-    const r = await gql(t.app, SCHEDULE, {
-      input: {
-        consumerUuids: [randomUUID()],
-        projectId: 'p',
-        userId: 'u',
-        request: { groups: [{ resources: [{ resourceClass: 'VCPU', amount: 1 }] }] },
-        ...(availabilityZone ? { availabilityZone } : {}),
-      },
-    });
+    const r = await gql(t.app, SCHEDULE, input(availabilityZone ? { availabilityZone } : {}));
     expect(r.errors).toBeUndefined();
     const sel = r.data.schedule.selections[0];
     return sel.host ? zone[sel.host.uuid] : sel.reason;

@@ -4,7 +4,7 @@
 // Usage: npm run bench -- [--smoke] [--hosts 5000] [--nested 10000] [--clients 16] [--claims 2000]
 //   scheduling scenario (bench/scheduling.ts): [--sched-hosts 10000] [--sched-clients 32]
 //   [--sched-claims 3000] [--sched-limit 50 (0 = none)] [--sched-no-raw] [--sched-reuse-ms N]
-//   [--sched-shared-cache gated|always|off]
+//   [--sched-shared-cache gated|always|off] [--sched-no-full (skip the 15 filters + 6 weighers run)]
 //   [--no-scheduling] [--only-scheduling]
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
@@ -18,7 +18,13 @@ import { seedStandard } from '../src/db/seed';
 import { createLogger } from '../src/logger';
 import { runEngineBench } from './engine';
 import { gqlRequest } from './http/scenarios';
-import { runSchedulingBench, SCHEDULING_ENV, tagAggregates } from './scheduling';
+import {
+  compareRates,
+  runSchedulingBench,
+  SCHEDULING_ENV,
+  SCHEDULING_FULL_ENV,
+  tagAggregates,
+} from './scheduling';
 import { seedDataset } from './seed';
 import { runSubscriptionBench } from './subscriptions';
 
@@ -197,34 +203,44 @@ async function main(): Promise<void> {
 
   if (!flag('no-scheduling')) {
     const hosts = num('sched-hosts', smoke ? 300 : 10000);
-    await withApp(
-      'scheduling',
-      async (app, replica) => {
-        const seeded = await seedDataset(app.dataSource, { hosts, shape: 'flat', sharing: 0 });
-        await tagAggregates(app.dataSource, seeded.aggregates);
-        await app.services.candidates.current();
-        const limit = num('sched-limit', 50);
-        await runSchedulingBench(app, gql, {
-          hosts,
-          iterations,
-          clients: num('sched-clients', 32),
-          claims: num('sched-claims', smoke ? 100 : 3000),
-          limit: limit > 0 ? limit : undefined,
-          raw: !flag('sched-no-raw'),
-          replica,
-          log: (l) => console.log(l),
-        });
-      },
-      {
-        ...SCHEDULING_ENV,
-        ...(flag('sched-reuse-ms')
-          ? { BERTH_EVALUATION_REUSE_MS: String(num('sched-reuse-ms', 1000)) }
-          : {}),
-        ...(flag('sched-shared-cache')
-          ? { BERTH_CANDIDATE_SHARED_CACHE: text('sched-shared-cache', 'gated') }
-          : {}),
-      },
-    );
+    // Each plugin configuration on its own freshly seeded cloud, so both `schedule` loops start
+    // from the same state; the second runs only the loops.
+    const scenario = (label: string, env: Record<string, string>, loopsOnly: boolean) =>
+      withApp(
+        label,
+        async (app, replica) => {
+          const seeded = await seedDataset(app.dataSource, { hosts, shape: 'flat', sharing: 0 });
+          await tagAggregates(app.dataSource, seeded.aggregates);
+          await app.services.candidates.current();
+          const limit = num('sched-limit', 50);
+          return runSchedulingBench(app, gql, {
+            hosts,
+            iterations,
+            clients: num('sched-clients', 32),
+            claims: num('sched-claims', smoke ? 100 : 3000),
+            limit: limit > 0 ? limit : undefined,
+            raw: !loopsOnly && !flag('sched-no-raw'),
+            replica,
+            loopsOnly,
+            tag: loopsOnly ? ` [${label}]` : '',
+            log: (l) => console.log(l),
+          });
+        },
+        {
+          ...env,
+          ...(flag('sched-reuse-ms')
+            ? { BERTH_EVALUATION_REUSE_MS: String(num('sched-reuse-ms', 1000)) }
+            : {}),
+          ...(flag('sched-shared-cache')
+            ? { BERTH_CANDIDATE_SHARED_CACHE: text('sched-shared-cache', 'gated') }
+            : {}),
+        },
+      );
+    const base = await scenario('scheduling', SCHEDULING_ENV, false);
+    if (!flag('sched-no-full')) {
+      const full = await scenario('scheduling, 15 filters + 6 weighers', SCHEDULING_FULL_ENV, true);
+      compareRates(base, full, (l) => console.log(l));
+    }
   }
   if (flag('only-scheduling')) {
     return;

@@ -1,4 +1,5 @@
-// The scheduling scenario of `npm run bench` (issue 5): 10,000 flat hosts, 5 filters + 3 weighers,
+// The scheduling scenario of `npm run bench` (issue 5): 10,000 flat hosts, 5 filters + 3 weighers
+// (and, for comparison of `schedule` claims/s, 15 filters + 6 weighers: SCHEDULING_FULL_ENV),
 // explainPlacement p50/p95 cold (candidate cache miss: each request differs) and warm (the same
 // request again: cache hit), `schedule` throughput with 32 concurrent callers, and, for
 // comparison, the raw Nova-style loop (allocationCandidates limit 50 + setAllocations, falling
@@ -13,6 +14,40 @@ export const SCHEDULING_ENV = {
     'ComputeFilter,RamFilter,DiskFilter,AggregateInstanceExtraSpecsFilter,AggregateInstanceTypeFilter',
   BERTH_SCHEDULER_WEIGHERS: 'RAMWeigher,DiskWeigher,CPUWeigher',
 };
+
+/**
+ * The second configuration (15 filters + 6 weighers): the scenario's plugins plus every other
+ * built-in that needs no request-specific input to run (the request asks for no NUMA, PCI, image
+ * property or hint, so those plugins do their per-host check and pass). `schedule` claims/s of
+ * both configurations are printed side by side; the gap is the cost of the extra plugins.
+ */
+export const SCHEDULING_FULL_ENV = {
+  BERTH_SCHEDULER_FILTERS: [
+    SCHEDULING_ENV.BERTH_SCHEDULER_FILTERS,
+    'AvailabilityZoneFilter,SameHostFilter,DifferentHostFilter,AggregateMultiTenancyIsolation',
+    'ImagePropertiesFilter,NUMATopologyFilter,PciPassthroughFilter,AggregateNumInstancesFilter',
+    'AggregateIoOpsFilter,ReservationFilter',
+  ].join(','),
+  BERTH_SCHEDULER_WEIGHERS: [
+    SCHEDULING_ENV.BERTH_SCHEDULER_WEIGHERS,
+    'NumInstancesWeigher,IoOpsWeigher,HypervisorVersionWeigher',
+  ].join(','),
+  // The limit-50 candidate lists concentrate thousands of small claims on few hosts: Nova's
+  // default of 50 instances per host would turn the comparison into one of "no host" answers.
+  // The filter still reads and compares every host's count.
+  BERTH_SCHEDULER_CONFIG: JSON.stringify({
+    AggregateNumInstancesFilter: { maxInstancesPerHost: 100_000 },
+  }),
+};
+
+/** "N filters + M weighers" of a configuration. */
+function pluginCount(env: {
+  BERTH_SCHEDULER_FILTERS: string;
+  BERTH_SCHEDULER_WEIGHERS: string;
+}): string {
+  const n = (list: string) => list.split(',').length;
+  return `${n(env.BERTH_SCHEDULER_FILTERS)} filters + ${n(env.BERTH_SCHEDULER_WEIGHERS)} weighers`;
+}
 
 type Gql = (app: App, query: string, variables: object) => Promise<Record<string, unknown>>;
 
@@ -111,9 +146,16 @@ async function concurrently(clients: number, total: number, one: () => Promise<b
 async function scheduleLoop(
   app: App,
   gql: Gql,
-  o: { clients: number; claims: number; limit: number | undefined; log: (l: string) => void },
+  o: {
+    clients: number;
+    claims: number;
+    limit: number | undefined;
+    log: (l: string) => void;
+    /** Appended to the label (which configuration ran). */
+    tag?: string;
+  },
   flavors: number,
-): Promise<void> {
+): Promise<number> {
   const stats = app.scheduling.cache.stats;
   const before = { ...stats };
   const evals = { ...app.scheduling.service.evaluations.stats };
@@ -132,13 +174,14 @@ async function scheduleLoop(
   const e = app.scheduling.service.evaluations.stats;
   const tx = b.batches - batches.batches;
   const inBatches = b.batchedClaims - batches.batchedClaims;
-  const label = `schedule, ${o.clients} callers, ${flavors} flavor${flavors > 1 ? 's' : ''}`;
+  const label = `schedule, ${o.clients} callers, ${flavors} flavor${flavors > 1 ? 's' : ''}${o.tag ?? ''}`;
   o.log(
     `${label}: ${(sched.ok / sched.secs).toFixed(0)} claims/s (${sched.ok} ok, ${sched.failed} no host, ${sched.secs.toFixed(1)} s, berth CPU ${sched.cpuMs.toFixed(1)} ms/claim); over capacity: ${await overCommitted(app.dataSource)} (target ≥ 500 claims/s, 0 over)`,
   );
   o.log(
     `  evaluations ${e.computed - evals.computed} run, ${e.shared - evals.shared} shared; candidate cache ${after.hits - before.hits} hits / ${after.hits + after.misses - before.hits - before.misses} (${after.sharedBypassed - before.sharedBypassed} skipped the shared layer); ${tx} batch transactions wrote ${inBatches} claims (mean ${(inBatches / Math.max(1, tx)).toFixed(1)}), ${b.splitBatches - batches.splitBatches} split`,
   );
+  return sched.ok / sched.secs;
 }
 
 /**
@@ -190,8 +233,15 @@ export async function runSchedulingBench(
     log: (l: string) => void;
     /** A second replica on the same database and cache (the cross-replica read scenario). */
     replica?: () => Promise<App>;
+    /** Only the `schedule` loops (the second plugin configuration, on its own fresh cloud). */
+    loopsOnly?: boolean;
+    /** Appended to the loop labels (which plugin configuration ran). */
+    tag?: string;
   },
-): Promise<void> {
+): Promise<ScheduleRates> {
+  if (o.loopsOnly) {
+    return scheduleLoops(app, gql, o);
+  }
   const cold: number[] = [];
   const warm: number[] = [];
   const warmInput = scheduleInput(o.limit);
@@ -212,9 +262,7 @@ export async function runSchedulingBench(
       .join(', ');
   }
   const lim = o.limit ? `limit ${o.limit}` : 'no limit';
-  o.log(
-    `scheduling: ${o.hosts} hosts, ${SCHEDULING_ENV.BERTH_SCHEDULER_FILTERS.split(',').length} filters + 3 weighers, ${lim}; ${steps}`,
-  );
+  o.log(`scheduling: ${o.hosts} hosts, ${pluginCount(SCHEDULING_ENV)}, ${lim}; ${steps}`);
   o.log(
     `explainPlacement cold (cache miss)  p50 ${fmt(pct(cold, 50))} ms  p95 ${fmt(pct(cold, 95))} ms`,
   );
@@ -226,13 +274,9 @@ export async function runSchedulingBench(
     await secondReplicaReads(app, await o.replica(), gql, o);
   }
 
-  // Unmeasured warm-up of the claim path (JIT, pools): the explain runs above warmed only the
-  // evaluation, and the first loop would otherwise pay for compiling the rest.
-  await scheduleLoop(app, gql, { ...o, claims: Math.min(300, o.claims), log: () => {} }, 1);
-  await scheduleLoop(app, gql, o, 1);
-  await scheduleLoop(app, gql, o, 8);
+  const rates = await scheduleLoops(app, gql, o);
   if (!o.raw) {
-    return;
+    return rates;
   }
 
   const raw = await concurrently(o.clients, o.claims, async () => {
@@ -273,4 +317,49 @@ export async function runSchedulingBench(
   o.log(
     `raw loop (candidates limit 50 + setAllocations), ${o.clients} callers: ${(raw.ok / raw.secs).toFixed(0)} claims/s (${raw.ok} ok, ${raw.failed} failed, ${raw.secs.toFixed(1)} s, berth CPU ${raw.cpuMs.toFixed(1)} ms/claim); over capacity: ${await overCommitted(app.dataSource)}`,
   );
+  return rates;
+}
+
+/** `schedule` claims/s with one flavor and with eight. */
+export interface ScheduleRates {
+  readonly oneFlavor: number;
+  readonly eightFlavors: number;
+}
+
+/** The `schedule` loops: an unmeasured warm-up, then one flavor and eight flavors. */
+async function scheduleLoops(
+  app: App,
+  gql: Gql,
+  o: {
+    clients: number;
+    claims: number;
+    limit: number | undefined;
+    log: (l: string) => void;
+    tag?: string;
+  },
+): Promise<ScheduleRates> {
+  // Unmeasured warm-up of the claim path (JIT, pools): the explain runs above warmed only the
+  // evaluation, and the first loop would otherwise pay for compiling the rest.
+  await scheduleLoop(app, gql, { ...o, claims: Math.min(300, o.claims), log: () => {} }, 1);
+  const oneFlavor = await scheduleLoop(app, gql, o, 1);
+  const eightFlavors = await scheduleLoop(app, gql, o, 8);
+  return { oneFlavor, eightFlavors };
+}
+
+/** Logs the claims/s of the two plugin configurations side by side (gap = cost of the extra plugins). */
+export function compareRates(
+  base: ScheduleRates,
+  full: ScheduleRates,
+  log: (l: string) => void,
+): void {
+  const a = pluginCount(SCHEDULING_ENV);
+  const b = pluginCount(SCHEDULING_FULL_ENV);
+  for (const [label, x, y] of [
+    ['1 flavor', base.oneFlavor, full.oneFlavor],
+    ['8 flavors', base.eightFlavors, full.eightFlavors],
+  ] as const) {
+    log(
+      `schedule claims/s, ${label}: ${x.toFixed(0)} with ${a} vs ${y.toFixed(0)} with ${b}: gap ${((1 - y / x) * 100).toFixed(1)} % (target < 20 %)`,
+    );
+  }
 }

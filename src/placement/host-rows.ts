@@ -49,6 +49,15 @@ export interface AggregateMetadataRow {
   readonly value: string;
 }
 
+/** Per-tree counts of consumers (scheduler `HostView.numInstances` / `numIoOps`). */
+export interface HostCountRow {
+  readonly rootUuid: string;
+  /** Distinct consumers with allocations on any provider of the tree. */
+  readonly numInstances: number;
+  /** Those of them with a move in progress. */
+  readonly numIoOps: number;
+}
+
 /** Everything read for a batch of candidate trees. */
 export interface HostRowSet {
   readonly providers: readonly ProviderRow[];
@@ -59,6 +68,8 @@ export interface HostRowSet {
   /** Aggregate names (optional); aggregates without a row get `name: null`. */
   readonly aggregates?: readonly { readonly uuid: string; readonly name: string | null }[];
   readonly aggregateMetadata: readonly AggregateMetadataRow[];
+  /** Consumer counts per tree; trees without a row count 0. */
+  readonly hostCounts?: readonly HostCountRow[];
 }
 
 /** An aggregate with its name and metadata. */
@@ -81,6 +92,7 @@ export function hostRowsFromIndex(
   const usages: HostRowSet['usages'][number][] = [];
   const traits: HostRowSet['traits'][number][] = [];
   const memberships: HostRowSet['memberships'][number][] = [];
+  const hostCounts: HostCountRow[] = [];
   const roots: string[] = [];
   const inv = index.inventories;
   for (const rootUuid of rootUuids) {
@@ -89,7 +101,13 @@ export function hostRowsFromIndex(
       continue;
     }
     roots.push(rootUuid);
-    for (const slot of index.members[rootSlot] ?? [rootSlot]) {
+    const slots = index.members[rootSlot] ?? [rootSlot];
+    hostCounts.push({
+      rootUuid,
+      numInstances: distinctCount(index.consumers, slots),
+      numIoOps: distinctCount(index.movingConsumers, slots),
+    });
+    for (const slot of slots) {
       const uuid = index.uuid[slot]!;
       const parentSlot = index.parent[slot]!;
       providers.push({
@@ -123,7 +141,21 @@ export function hostRowsFromIndex(
       }
     }
   }
-  return { providers, inventories, usages, traits, memberships, roots };
+  return { providers, inventories, usages, traits, memberships, hostCounts, roots };
+}
+
+/** Distinct ids over the lists of `slots` (a consumer may hold allocations on several providers). */
+function distinctCount(lists: readonly Int32Array[], slots: ArrayLike<number>): number {
+  if (slots.length === 1) {
+    return lists[slots[0]!]?.length ?? 0;
+  }
+  const seen = new Set<number>();
+  for (let i = 0; i < slots.length; i++) {
+    for (const id of lists[slots[i]!] ?? []) {
+      seen.add(id);
+    }
+  }
+  return seen.size;
 }
 
 /** Every aggregate that has a name or metadata, with them. */

@@ -46,20 +46,17 @@ describe('the filter guide, deployed as written', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'berth-guide-'));
-    compilePlugin(
-      join(repo, 'docs/examples/aggregate-multi-tenancy-isolation-filter/index.ts'),
-      dir,
-    );
+    compilePlugin(join(repo, 'docs/examples/host-maintenance-filter/index.ts'), dir);
     t = await createTestApp({ ...vars, BERTH_PLUGIN_DIRS: dir });
-    const acme = randomUUID();
+    const drained = randomUUID();
     const r = await gql(t.app, SET_METADATA, {
-      uuid: acme,
-      metadata: [{ key: 'filter_tenant_id', value: 'acme' }],
+      uuid: drained,
+      metadata: [{ key: 'maintenance', value: 'CHG-1234' }],
     });
     expect(r.errors).toBeUndefined();
     for (const [name, aggregates] of [
       ['shared', []],
-      ['dedicated', [acme]],
+      ['drained', [drained]],
     ] as const) {
       await buildResourceProvider(t.app.services, {
         name,
@@ -78,14 +75,16 @@ describe('the filter guide, deployed as written', () => {
   });
 
   it('sets the filter and weigher lists and the plugin configuration', () => {
-    expect(vars.BERTH_SCHEDULER_FILTERS?.split(',')).toContain('AggregateMultiTenancyIsolation');
+    expect(vars.BERTH_SCHEDULER_FILTERS?.split(',')).toContain('HostMaintenanceFilter');
     expect(vars.BERTH_SCHEDULER_WEIGHERS).toBeDefined();
-    expect(() => JSON.parse(vars.BERTH_SCHEDULER_CONFIG ?? '')).not.toThrow();
+    expect(JSON.parse(vars.BERTH_SCHEDULER_CONFIG ?? '')).toMatchObject({
+      HostMaintenanceFilter: { exemptProjects: ['ops'] },
+    });
   });
 
   it.each([
-    ['globex', ['shared'], 1],
-    ['acme', ['dedicated', 'shared'], 0],
+    ['acme', ['shared'], 1],
+    ['ops', ['drained', 'shared'], 0],
   ])('shows the plugin at work for project %s', async (project, hosts, rejected) => {
     const r = await gql(t.app, EXPLAIN, {
       i: {
@@ -98,7 +97,7 @@ describe('the filter guide, deployed as written', () => {
     expect(r.errors).toBeUndefined();
     const e = r.data.explainPlacement;
     const step = e.filterSteps.find(
-      (s: { filter: string }) => s.filter === 'AggregateMultiTenancyIsolation',
+      (s: { filter: string }) => s.filter === 'HostMaintenanceFilter',
     );
     expect(step).toMatchObject({ before: 2, after: 2 - rejected });
     expect(e.ranking.map((h: { host: { name: string } }) => h.host.name).sort()).toEqual(hosts);

@@ -4,6 +4,14 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { InventoryColumns } from '../types';
 import type { IndexRows } from './index-rows';
 
+// The consumers with allocations on each provider, and those with a move in progress (a
+// consumer_moves row: written and removed in the same transaction as the allocations it describes,
+// so a provider refresh after an allocation change sees it). Scheduler host counts come from here.
+const CONSUMERS_SQL = `SELECT a.resource_provider_id,
+         array_agg(DISTINCT a.consumer_id) AS c,
+         COALESCE(array_agg(DISTINCT a.consumer_id) FILTER (WHERE m.consumer_id IS NOT NULL), '{}') AS m
+       FROM allocations a LEFT JOIN consumer_moves m ON m.consumer_id = a.consumer_id`;
+
 async function rowsIn(em: EntityManager, ids: readonly number[] | undefined): Promise<IndexRows> {
   const all = ids === undefined;
   const params = all ? [] : [ids];
@@ -45,6 +53,10 @@ async function rowsIn(em: EntityManager, ids: readonly number[] | undefined): Pr
      ${all ? '' : 'WHERE rpa.resource_provider_id = ANY($1::int[])'}`,
     params,
   );
+  const consumers: { resource_provider_id: number; c: number[]; m: number[] }[] = await em.query(
+    `${CONSUMERS_SQL} ${byRp('a.resource_provider_id')} GROUP BY a.resource_provider_id`,
+    params,
+  );
   return {
     providers: providers.map((p) => ({
       id: p.id,
@@ -70,6 +82,11 @@ async function rowsIn(em: EntityManager, ids: readonly number[] | undefined): Pr
       providerId: a.resource_provider_id,
       aggregateUuid: a.uuid,
     })),
+    consumers: consumers.map((r) => ({
+      providerId: r.resource_provider_id,
+      consumerIds: r.c,
+      movingIds: r.m,
+    })),
   };
 }
 
@@ -91,6 +108,7 @@ export async function loadProviderRows(ds: DataSource, ids: readonly number[]): 
     i: IndexRows['inventories'] | null;
     t: IndexRows['traits'] | null;
     a: IndexRows['aggregates'] | null;
+    c: { providerId: number; consumerIds: number[]; movingIds: number[] }[] | null;
   }[] = await ds.query(
     `SELECT
          (SELECT json_agg(json_build_object('id', id, 'uuid', uuid, 'name', name, 'generation', generation,
@@ -110,7 +128,11 @@ export async function loadProviderRows(ds: DataSource, ids: readonly number[]): 
             WHERE rpt.resource_provider_id = ANY($1::int[])) AS t,
          (SELECT json_agg(json_build_object('providerId', rpa.resource_provider_id, 'aggregateUuid', a.uuid))
             FROM resource_provider_aggregates rpa JOIN placement_aggregates a ON a.id = rpa.aggregate_id
-            WHERE rpa.resource_provider_id = ANY($1::int[])) AS a`,
+            WHERE rpa.resource_provider_id = ANY($1::int[])) AS a,
+         (SELECT json_agg(json_build_object('providerId', x.resource_provider_id,
+                 'consumerIds', x.c, 'movingIds', x.m))
+            FROM (${CONSUMERS_SQL} WHERE a.resource_provider_id = ANY($1::int[])
+                  GROUP BY a.resource_provider_id) x) AS c`,
     [ids],
   );
   const r = rows[0]!;
@@ -119,6 +141,7 @@ export async function loadProviderRows(ds: DataSource, ids: readonly number[]): 
     inventories: (r.i ?? []).map((i) => ({ ...i, used: Number(i.used) })),
     traits: r.t ?? [],
     aggregates: r.a ?? [],
+    consumers: r.c ?? [],
   };
 }
 

@@ -3,6 +3,7 @@
 
 import type {
   AggregateRow,
+  IndexConsumerRow,
   IndexInventoryRow,
   IndexRows,
   IndexTraitRow,
@@ -59,6 +60,10 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
   readonly aggregates: Int32Array[] = [];
   /** Per provider slot: inventory slots. */
   readonly invSlots: Int32Array[] = [];
+  /** Per provider slot: sorted ids of the consumers with allocations on it. */
+  readonly consumers: Int32Array[] = [];
+  /** Per provider slot: sorted ids of those consumers with a move in progress. */
+  readonly movingConsumers: Int32Array[] = [];
   /** Aggregate id -> provider slots in it. */
   readonly aggMembers = new Map<number, Set<number>>();
   /** Per provider slot: 1 when it has the sharing trait. */
@@ -97,6 +102,9 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
         list.map((a: AggregateRow) => a.aggregateUuid),
       );
     }
+    for (const row of rows.consumers ?? []) {
+      index.setConsumers(row);
+    }
     return index;
   }
 
@@ -112,7 +120,9 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
     const inv = groupBy(rows.inventories.filter((r) => wanted.has(r.providerId)));
     const trt = groupBy(rows.traits.filter((r) => wanted.has(r.providerId)));
     const agg = groupBy(rows.aggregates.filter((r) => wanted.has(r.providerId)));
+    const con = new Map((rows.consumers ?? []).map((r) => [r.providerId, r]));
     for (const p of present) {
+      this.setConsumers(con.get(p.id) ?? { providerId: p.id, consumerIds: [], movingIds: [] });
       this.replaceInventories(p.id, inv.get(p.id) ?? []);
       this.setTraits(
         p.id,
@@ -157,6 +167,8 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
     this.replaceInventories(id, []);
     this.setTraits(id, []);
     this.setAggregates(id, []);
+    this.consumers[slot] = NO_INTS;
+    this.movingConsumers[slot] = NO_INTS;
     this.deleteSlot(slot);
     this.touch();
   }
@@ -228,6 +240,15 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
     this.touch();
   }
 
+  /** Replaces the consumers with allocations on a provider (and which of them are moving). */
+  setConsumers(row: IndexConsumerRow): void {
+    const slot = this.slotOrThrow(row.providerId);
+    this.consumers[slot] = Int32Array.from(row.consumerIds).sort();
+    this.movingConsumers[slot] = Int32Array.from(row.movingIds).sort();
+    this.touchSlot(slot);
+    this.version++;
+  }
+
   /** Declares a resource class as existing (only matters when a catalogue was loaded). */
   defineResourceClass(name: string): void {
     this.knownClasses?.add(name);
@@ -297,6 +318,8 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
     this.traits[slot] = NO_INTS;
     this.aggregates[slot] = NO_INTS;
     this.invSlots[slot] = NO_INTS;
+    this.consumers[slot] = NO_INTS;
+    this.movingConsumers[slot] = NO_INTS;
     this.sharing = growInt32(this.sharing, slot + 1);
     this.sharing[slot] = 0;
   }

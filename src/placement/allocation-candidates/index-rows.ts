@@ -27,6 +27,15 @@ export interface AggregateRow {
   readonly aggregateUuid: string;
 }
 /**
+ * The consumers with allocations on one provider (consumers.id), and those of them with a move
+ * in progress (a consumer_moves record). Providers without allocations have no row.
+ */
+export interface IndexConsumerRow {
+  readonly providerId: number;
+  readonly consumerIds: readonly number[];
+  readonly movingIds: readonly number[];
+}
+/**
  * Everything the index needs. The optional catalogues list every resource class / trait that
  * exists (tables resource_classes / traits); when given, requests naming anything else are
  * rejected with Placement's 400 messages. When omitted, unknown names simply match nothing.
@@ -36,6 +45,8 @@ export interface IndexRows {
   readonly inventories: readonly IndexInventoryRow[];
   readonly traits: readonly IndexTraitRow[];
   readonly aggregates: readonly AggregateRow[];
+  /** Consumers per provider (scheduler host counts); absent = none known. */
+  readonly consumers?: readonly IndexConsumerRow[];
   /** All defined resource class names (standard + CUSTOM_*), optional. */
   readonly resourceClassNames?: readonly string[];
   /** All defined trait names (standard + CUSTOM_*), optional. */

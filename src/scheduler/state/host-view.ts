@@ -60,6 +60,7 @@ export function buildHostViews(rows: HostRows, rootOrder?: readonly string[]): H
   const metadata = groupBy(rows.aggregateMetadata, (r) => r.aggregateUuid);
   const names = new Map((rows.aggregates ?? []).map((a) => [a.uuid, a.name]));
   const requests = groupBy(rows.allocationRequests ?? [], (r) => r.rootUuid);
+  const counts = new Map((rows.hostCounts ?? []).map((c) => [c.rootUuid, c]));
   return (rootOrder ?? [...byRoot.keys()]).map((rootUuid) => {
     const providers: ProviderInput[] = treeOrder(rootUuid, byRoot.get(rootUuid) ?? []).map((p) => ({
       uuid: p.uuid,
@@ -86,6 +87,8 @@ export function buildHostViews(rows: HostRows, rootOrder?: readonly string[]): H
       providers,
       aggregates: hostAggregates,
       allocationRequests: (requests.get(rootUuid) ?? []).map((r) => r.request),
+      numInstances: counts.get(rootUuid)?.numInstances ?? 0,
+      numIoOps: counts.get(rootUuid)?.numIoOps ?? 0,
     });
   });
 }

@@ -84,13 +84,13 @@ describe('instantiatePlugins', () => {
       name: 'an unknown filter',
       config: { enabledFilters: ['RamFilter', 'NoSuchFilter'], enabledWeighers: [] },
       message:
-        'enabledFilters: unknown scheduler filter "NoSuchFilter"; known filters: AggregateInstanceExtraSpecsFilter, AggregateInstanceTypeFilter, AvailabilityZoneFilter, ComputeFilter, DifferentHostFilter, DiskFilter, PassAll, RamFilter, ReservationFilter, SameHostFilter',
+        'enabledFilters: unknown scheduler filter "NoSuchFilter"; known filters: AggregateInstanceExtraSpecsFilter, AggregateInstanceTypeFilter, AggregateIoOpsFilter, AggregateMultiTenancyIsolation, AggregateNumInstancesFilter, AvailabilityZoneFilter, ComputeFilter, DifferentHostFilter, DiskFilter, ImagePropertiesFilter, IoOpsFilter, NUMATopologyFilter, NumInstancesFilter, PassAll, PciPassthroughFilter, RamFilter, ReservationFilter, SameHostFilter, ServerGroupAffinityFilter, ServerGroupAntiAffinityFilter',
     },
     {
       name: 'an unknown weigher',
-      config: { enabledFilters: [], enabledWeighers: ['IoOpsWeigher'] },
+      config: { enabledFilters: [], enabledWeighers: ['NoSuchWeigher'] },
       message:
-        'enabledWeighers: unknown scheduler weigher "IoOpsWeigher"; known weighers: CPUWeigher, DiskWeigher, RAMWeigher',
+        'enabledWeighers: unknown scheduler weigher "NoSuchWeigher"; known weighers: CPUWeigher, DiskWeigher, HypervisorVersionWeigher, IoOpsWeigher, NumInstancesWeigher, RAMWeigher, ServerGroupSoftAffinityWeigher, ServerGroupSoftAntiAffinityWeigher',
     },
     {
       name: 'a weigher enabled as a filter',
@@ -106,7 +106,7 @@ describe('instantiatePlugins', () => {
       name: 'configuration for an unknown plugin',
       config: { enabledFilters: [], enabledWeighers: [], plugins: { RamFiltre: {} } },
       message:
-        'plugins: configuration given for unknown scheduler plugin "RamFiltre"; known plugins: AggregateInstanceExtraSpecsFilter, AggregateInstanceTypeFilter, AvailabilityZoneFilter, CPUWeigher, ComputeFilter, DifferentHostFilter, DiskFilter, DiskWeigher, PassAll, RAMWeigher, RamFilter, ReservationFilter, SameHostFilter',
+        'plugins: configuration given for unknown scheduler plugin "RamFiltre"; known plugins: AggregateInstanceExtraSpecsFilter, AggregateInstanceTypeFilter, AggregateIoOpsFilter, AggregateMultiTenancyIsolation, AggregateNumInstancesFilter, AvailabilityZoneFilter, CPUWeigher, ComputeFilter, DifferentHostFilter, DiskFilter, DiskWeigher, HypervisorVersionWeigher, ImagePropertiesFilter, IoOpsFilter, IoOpsWeigher, NUMATopologyFilter, NumInstancesFilter, NumInstancesWeigher, PassAll, PciPassthroughFilter, RAMWeigher, RamFilter, ReservationFilter, SameHostFilter, ServerGroupAffinityFilter, ServerGroupAntiAffinityFilter, ServerGroupSoftAffinityWeigher, ServerGroupSoftAntiAffinityWeigher',
     },
     {
       name: 'a misspelt configuration key of a plugin that declares its keys',

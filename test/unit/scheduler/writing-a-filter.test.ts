@@ -15,11 +15,11 @@ import {
 } from '../../../src/scheduler/runtime/registry';
 import { runPipeline } from '../../support/plugin';
 // Runs the example's table test as part of this suite (docs/ is not a jest root).
-import '../../../docs/examples/aggregate-multi-tenancy-isolation-filter/aggregate-multi-tenancy-isolation.test';
+import '../../../docs/examples/host-maintenance-filter/host-maintenance.test';
 
 const repo = resolve(__dirname, '../../..');
 const doc = readFileSync(join(repo, 'docs/writing-a-filter.md'), 'utf8');
-const example = 'docs/examples/aggregate-multi-tenancy-isolation-filter';
+const example = 'docs/examples/host-maintenance-filter';
 
 const { compilePlugin } = require('../../../docs/examples/compile-plugin.cjs') as {
   compilePlugin: (source: string, pluginDir: string) => string;
@@ -31,7 +31,7 @@ describe('docs/writing-a-filter.md', () => {
   it('includes the example plugin and its test', () => {
     expect(includes.map((m) => m[1])).toEqual([
       `${example}/index.ts`,
-      `${example}/aggregate-multi-tenancy-isolation.test.ts`,
+      `${example}/host-maintenance.test.ts`,
     ]);
   });
 
@@ -60,18 +60,17 @@ describe('the compiled example as an operator plugin', () => {
 
   it('compiles, loads from BERTH_PLUGIN_DIRS, is listed, and filters hosts', async () => {
     const out = compilePlugin(join(repo, example, 'index.ts'), dir);
-    expect(out).toBe(join(dir, 'aggregate-multi-tenancy-isolation-filter', 'index.js'));
+    expect(out).toBe(join(dir, 'host-maintenance-filter', 'index.js'));
     expect(readFileSync(out, 'utf8')).not.toContain('src/scheduler');
 
     const registry = createRegistry(builtinPlugins, loadPluginDirs([dir]));
     const config = {
-      enabledFilters: ['AggregateMultiTenancyIsolation', 'RamFilter'],
+      enabledFilters: ['HostMaintenanceFilter', 'RamFilter'],
       enabledWeighers: [],
+      plugins: { HostMaintenanceFilter: { exemptProjects: ['ops'] } },
     };
-    expect(
-      listPlugins(registry, config).find((p) => p.name === 'AggregateMultiTenancyIsolation'),
-    ).toEqual({
-      name: 'AggregateMultiTenancyIsolation',
+    expect(listPlugins(registry, config).find((p) => p.name === 'HostMaintenanceFilter')).toEqual({
+      name: 'HostMaintenanceFilter',
       kind: 'filter',
       source: out,
       position: 0,
@@ -80,26 +79,26 @@ describe('the compiled example as an operator plugin', () => {
     const hosts = [
       buildHostView({ providers: [{ uuid: 'shared', inventories: { MEMORY_MB: 4096 } }] }),
       buildHostView({
-        providers: [{ uuid: 'dedicated', inventories: { MEMORY_MB: 4096 } }],
-        aggregates: [{ uuid: 'a', metadata: { filter_tenant_id: 'acme' } }],
+        providers: [{ uuid: 'drained', inventories: { MEMORY_MB: 4096 } }],
+        aggregates: [{ uuid: 'a', metadata: { maintenance: 'CHG-1234' } }],
       }),
     ];
     const pipeline = buildPipeline(registry, config);
     const other = await runPipeline(
       pipeline,
       hosts,
-      buildRequestSpec({ projectId: 'globex', resources: { MEMORY_MB: 512 } }),
+      buildRequestSpec({ projectId: 'acme', resources: { MEMORY_MB: 512 } }),
     );
     expect(other.hosts.map((r) => r.host.uuid)).toEqual(['shared']);
     expect(other.explanation.filters[0]!.rejections[0]!.reason).toBe(
-      'host is reserved for other projects: globex not in acme',
+      'host is in maintenance: drained (CHG-1234)',
     );
-    const acme = await runPipeline(
+    const ops = await runPipeline(
       pipeline,
       hosts,
-      buildRequestSpec({ projectId: 'acme', resources: { MEMORY_MB: 512 } }),
+      buildRequestSpec({ projectId: 'ops', resources: { MEMORY_MB: 512 } }),
     );
-    expect(acme.hosts.map((r) => r.host.uuid).sort()).toEqual(['dedicated', 'shared']);
+    expect(ops.hosts.map((r) => r.host.uuid).sort()).toEqual(['drained', 'shared']);
   });
 
   it('reports a compile error as file:line:column, without a stack trace', () => {

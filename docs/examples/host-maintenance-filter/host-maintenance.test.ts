@@ -1,0 +1,61 @@
+// Table test for the example HostMaintenanceFilter plugin.
+import { buildHostView, buildRequestSpec } from '../../../src/scheduler/helpers';
+import { create, NAME, REASON_IN_MAINTENANCE } from './index';
+
+const config = { exemptProjects: ['ops'] };
+const plugin = create(config, { name: NAME, config, log: () => {} });
+
+interface Case {
+  readonly name: string;
+  readonly metadata: Record<string, string>[];
+  readonly project: string;
+  readonly want: boolean;
+}
+
+describe(NAME, () => {
+  it.each<Case>([
+    { name: 'host in no aggregate', metadata: [], project: 'p1', want: true },
+    {
+      name: 'aggregate without the maintenance key',
+      metadata: [{ ssd: 'true' }],
+      project: 'p1',
+      want: true,
+    },
+    {
+      name: 'maintenance key left empty',
+      metadata: [{ maintenance: '' }],
+      project: 'p1',
+      want: true,
+    },
+    {
+      name: 'host in maintenance',
+      metadata: [{ ssd: 'true' }, { maintenance: 'CHG-1234' }],
+      project: 'p1',
+      want: false,
+    },
+    {
+      name: 'host in maintenance, exempt project',
+      metadata: [{ maintenance: 'CHG-1234' }],
+      project: 'ops',
+      want: true,
+    },
+  ])('$name -> $want', ({ metadata, project, want }) => {
+    const host = buildHostView({
+      providers: [{ uuid: 'host1', name: 'compute-1' }],
+      aggregates: metadata.map((m, i) => ({ uuid: `agg${i}`, metadata: m })),
+    });
+    const verdict = plugin.filter(host, buildRequestSpec({ projectId: project }), undefined);
+    expect(verdict).toEqual(
+      want
+        ? { fits: true }
+        : { fits: false, reason: `${REASON_IN_MAINTENANCE}: compute-1 (CHG-1234)` },
+    );
+  });
+
+  it('rejects an exemptProjects that is not a list of strings', () => {
+    const bad = { exemptProjects: 'ops' };
+    expect(() => create(bad, { name: NAME, config: bad, log: () => {} })).toThrow(
+      'exemptProjects must be a list of project ids',
+    );
+  });
+});

@@ -1,0 +1,67 @@
+// Table tests for AggregateIoOpsFilter (after nova/tests/unit/scheduler/filters/test_io_ops_filters.py TestAggregateIoOpsFilter).
+import { buildHostView, buildRequestSpec } from '../../src/scheduler/helpers';
+import { buildPlugin, verdictOf } from '../../test/support/plugin';
+import { create, NAME, REASON_TOO_MANY_IO_OPS } from './index';
+
+interface Case {
+  readonly name: string;
+  readonly max: number | undefined;
+  readonly count: number;
+  readonly metadata: Record<string, string>[];
+  readonly want: boolean;
+}
+
+describe(NAME, () => {
+  it.each<Case>([
+    {
+      name: 'no aggregate value: the configured maximum',
+      max: 7,
+      count: 7,
+      metadata: [],
+      want: false,
+    },
+    {
+      name: 'an aggregate value raises the maximum',
+      max: 7,
+      count: 7,
+      metadata: [{ max_io_ops_per_host: '8' }],
+      want: true,
+    },
+    {
+      name: 'a non-numeric value falls back to the configured maximum',
+      max: 8,
+      count: 7,
+      metadata: [{ max_io_ops_per_host: 'XXX' }],
+      want: true,
+    },
+    {
+      name: 'the lowest aggregate value wins',
+      max: 8,
+      count: 7,
+      metadata: [{ max_io_ops_per_host: '9' }, { max_io_ops_per_host: '7' }],
+      want: false,
+    },
+  ])('$name', ({ max, count, metadata, want }) => {
+    const plugin = buildPlugin(create, NAME, max === undefined ? {} : { maxIoOpsPerHost: max });
+    const host = buildHostView({
+      providers: [{ uuid: 'cn1', name: 'compute-1' }],
+      aggregates: metadata.map((m, i) => ({ uuid: `agg${i}`, metadata: m })),
+      numIoOps: count,
+    });
+    const verdict = verdictOf(plugin, host, buildRequestSpec());
+    expect(verdict.fits).toBe(want);
+    if (!verdict.fits) {
+      expect(verdict.reason).toMatch(
+        new RegExp(
+          `^${REASON_TOO_MANY_IO_OPS}: compute-1 has ${count} moves in progress, max \\d+$`,
+        ),
+      );
+    }
+  });
+
+  it.each([-1, 1.5, '8'])('rejects maxIoOpsPerHost = %p at start-up', (bad) => {
+    expect(() => buildPlugin(create, NAME, { maxIoOpsPerHost: bad })).toThrow(
+      `${NAME}: config "maxIoOpsPerHost"`,
+    );
+  });
+});

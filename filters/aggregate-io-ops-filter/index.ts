@@ -1,0 +1,31 @@
+// AggregateIoOpsFilter: as IoOpsFilter, with the maximum overridden by the lowest `max_io_ops_per_host` in the host's aggregate metadata
+// (upstream: nova/scheduler/filters/io_ops_filter.py AggregateIoOpsFilter).
+import { countFilter, ioOps } from '../host-counts';
+import { DEFAULT_MAX, REASON_TOO_MANY_IO_OPS } from '../io-ops-filter/index';
+
+/** Nova's default maximum and the rejection reason, as IoOpsFilter's. */
+export { DEFAULT_MAX, REASON_TOO_MANY_IO_OPS };
+
+/** Nova-compatible name, as written in `enabledFilters`. */
+export const NAME = 'AggregateIoOpsFilter';
+/** Plugin kind. */
+export const kind = 'filter';
+/** Configuration keys: `maxIoOpsPerHost` (Nova's `[filter_scheduler] max_io_ops_per_host`). */
+export const CONFIG_KEYS: readonly string[] = ['maxIoOpsPerHost'];
+
+/** Aggregate metadata key overriding the maximum per host (lowest numeric value wins). */
+export const METADATA_KEY = 'max_io_ops_per_host';
+
+/**
+ * Creates the filter. Config: `maxIoOpsPerHost` (default 8).
+ * @throws Error when it is not a whole number >= 0.
+ */
+export const create = countFilter({
+  name: NAME,
+  count: ioOps,
+  configKey: 'maxIoOpsPerHost',
+  defaultMax: DEFAULT_MAX,
+  metadataKey: METADATA_KEY,
+  reason: REASON_TOO_MANY_IO_OPS,
+  noun: 'moves in progress',
+});

@@ -1,0 +1,148 @@
+// Table tests for AggregateMultiTenancyIsolation (after nova/tests/unit/scheduler/filters/
+// test_aggregate_multitenancy_isolation_filters.py, and test_request_filter.py's
+// require_tenant_aggregate cases for the pre-candidate hook).
+import { buildHostView, buildRequestSpec } from '../../src/scheduler/helpers';
+import type { AggregateView } from '../../src/scheduler/plugin-api';
+import { buildPlugin, verdictOf } from '../../test/support/plugin';
+import {
+  create,
+  NAME,
+  REASON_NO_TENANT_AGGREGATE,
+  REASON_PROJECT_NOT_ALLOWED,
+  TENANT_KEY,
+} from './index';
+
+const plugin = buildPlugin(create, NAME);
+
+interface Case {
+  readonly name: string;
+  readonly metadata: Record<string, string>[];
+  readonly project: string;
+  readonly want: boolean;
+}
+
+describe(`${NAME} filter`, () => {
+  it.each<Case>([
+    { name: 'no metadata passes', metadata: [], project: 'my_tenantid', want: true },
+    {
+      name: 'aggregates without tenant keys pass',
+      metadata: [{ ssd: 'true' }],
+      project: 'my_tenantid',
+      want: true,
+    },
+    {
+      name: 'with meta passes',
+      metadata: [{ [TENANT_KEY]: 'my_tenantid' }],
+      project: 'my_tenantid',
+      want: true,
+    },
+    {
+      name: 'with meta passes (comma)',
+      metadata: [{ [TENANT_KEY]: 'my_tenantid, mytenantid2' }],
+      project: 'my_tenantid',
+      want: true,
+    },
+    {
+      name: 'fails',
+      metadata: [{ [TENANT_KEY]: 'other_tenantid' }],
+      project: 'my_tenantid',
+      want: false,
+    },
+    {
+      name: 'fails (comma)',
+      metadata: [{ [TENANT_KEY]: 'other_tenantid,other_tenantid2' }],
+      project: 'my_tenantid',
+      want: false,
+    },
+    {
+      name: 'a prefixed key extends the list',
+      metadata: [{ [TENANT_KEY]: 'p1', filter_tenant_id2: 'my_tenantid' }],
+      project: 'my_tenantid',
+      want: true,
+    },
+    {
+      name: 'projects are unioned over the host aggregates',
+      metadata: [{ [TENANT_KEY]: 'p1' }, { filter_tenant_id_b: 'my_tenantid' }],
+      project: 'my_tenantid',
+      want: true,
+    },
+    {
+      name: 'one restricting aggregate restricts the host',
+      metadata: [{ [TENANT_KEY]: 'p1' }, { ssd: 'true' }],
+      project: 'my_tenantid',
+      want: false,
+    },
+    {
+      name: 'an empty tenant value restricts nothing',
+      metadata: [{ [TENANT_KEY]: '' }],
+      project: 'my_tenantid',
+      want: true,
+    },
+  ])('$name', ({ metadata, project, want }) => {
+    const host = buildHostView({
+      providers: [{ uuid: 'host1' }],
+      aggregates: metadata.map((m, i) => ({ uuid: `agg${i}`, metadata: m })),
+    });
+    const verdict = verdictOf(plugin, host, buildRequestSpec({ projectId: project }));
+    expect(verdict.fits).toBe(want);
+    if (!verdict.fits) {
+      expect(verdict.reason).toMatch(
+        new RegExp(`^${REASON_PROJECT_NOT_ALLOWED}: ${project} not in`),
+      );
+    }
+  });
+});
+
+describe(`${NAME} pre-candidate hook`, () => {
+  const aggregates: AggregateView[] = [
+    { uuid: 'agg-a', name: 'a', metadata: { [TENANT_KEY]: 'owner, other' } },
+    { uuid: 'agg-b', name: 'b', metadata: { filter_tenant_id2: 'owner' } },
+    { uuid: 'agg-c', name: 'c', metadata: { foo: 'owner' } },
+    { uuid: 'agg-d', name: 'd', metadata: { [TENANT_KEY]: 'someone' } },
+  ];
+
+  it.each([
+    { name: 'disabled by default', config: {}, project: 'owner', want: null },
+    {
+      name: 'requires the project aggregates (any tenant key)',
+      config: { limitTenantsToPlacementAggregate: true },
+      project: 'owner',
+      want: { memberOf: [['agg-a', 'agg-b']] },
+    },
+    {
+      name: 'no aggregate for the project, not required',
+      config: { limitTenantsToPlacementAggregate: true },
+      project: 'nobody',
+      want: null,
+    },
+    {
+      name: 'no aggregate for the project, required',
+      config: {
+        limitTenantsToPlacementAggregate: true,
+        placementAggregateRequiredForTenants: true,
+      },
+      project: 'nobody',
+      want: { unsatisfiable: `${REASON_NO_TENANT_AGGREGATE} nobody` },
+    },
+    {
+      name: 'required alone does nothing (Nova: only with limit)',
+      config: { placementAggregateRequiredForTenants: true },
+      project: 'nobody',
+      want: null,
+    },
+  ])('$name', ({ config, project, want }) => {
+    const p = buildPlugin(create, NAME, config);
+    const amendment = p.amendRequest!(buildRequestSpec({ projectId: project }), { aggregates });
+    if (want === null) {
+      expect(amendment).toBeNull();
+    } else {
+      expect(amendment).toMatchObject(want);
+    }
+  });
+
+  it('rejects a non-boolean setting at start-up', () => {
+    expect(() => buildPlugin(create, NAME, { limitTenantsToPlacementAggregate: 'yes' })).toThrow(
+      'config "limitTenantsToPlacementAggregate" must be true or false',
+    );
+  });
+});

@@ -1,0 +1,31 @@
+// AggregateNumInstancesFilter: as NumInstancesFilter, with the maximum overridden by the lowest `max_instances_per_host` in the host's aggregate metadata
+// (upstream: nova/scheduler/filters/num_instances_filter.py AggregateNumInstancesFilter).
+import { countFilter, instances } from '../host-counts';
+import { DEFAULT_MAX, REASON_TOO_MANY_INSTANCES } from '../num-instances-filter/index';
+
+/** Nova's default maximum and the rejection reason, as NumInstancesFilter's. */
+export { DEFAULT_MAX, REASON_TOO_MANY_INSTANCES };
+
+/** Nova-compatible name, as written in `enabledFilters`. */
+export const NAME = 'AggregateNumInstancesFilter';
+/** Plugin kind. */
+export const kind = 'filter';
+/** Configuration keys: `maxInstancesPerHost` (Nova's `[filter_scheduler] max_instances_per_host`). */
+export const CONFIG_KEYS: readonly string[] = ['maxInstancesPerHost'];
+
+/** Aggregate metadata key overriding the maximum per host (lowest numeric value wins). */
+export const METADATA_KEY = 'max_instances_per_host';
+
+/**
+ * Creates the filter. Config: `maxInstancesPerHost` (default 50).
+ * @throws Error when it is not a whole number >= 0.
+ */
+export const create = countFilter({
+  name: NAME,
+  count: instances,
+  configKey: 'maxInstancesPerHost',
+  defaultMax: DEFAULT_MAX,
+  metadataKey: METADATA_KEY,
+  reason: REASON_TOO_MANY_INSTANCES,
+  noun: 'instances',
+});

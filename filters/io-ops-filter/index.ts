@@ -1,0 +1,29 @@
+// IoOpsFilter: passes hosts with fewer than `maxIoOpsPerHost` consumers in a move on the tree (berth's analog of
+// Nova's instances in build/resize/migrate task states: HostView.numIoOps)
+// (upstream: nova/scheduler/filters/io_ops_filter.py IoOpsFilter).
+import { countFilter, ioOps } from '../host-counts';
+
+/** Nova-compatible name, as written in `enabledFilters`. */
+export const NAME = 'IoOpsFilter';
+/** Plugin kind. */
+export const kind = 'filter';
+/** Configuration keys: `maxIoOpsPerHost` (Nova's `[filter_scheduler] max_io_ops_per_host`). */
+export const CONFIG_KEYS: readonly string[] = ['maxIoOpsPerHost'];
+
+/** Nova's default maximum. */
+export const DEFAULT_MAX = 8;
+/** Rejection: the host has reached the maximum. */
+export const REASON_TOO_MANY_IO_OPS = 'too many concurrent I/O-heavy operations on the host';
+
+/**
+ * Creates the filter. Config: `maxIoOpsPerHost` (default 8).
+ * @throws Error when it is not a whole number >= 0.
+ */
+export const create = countFilter({
+  name: NAME,
+  count: ioOps,
+  configKey: 'maxIoOpsPerHost',
+  defaultMax: DEFAULT_MAX,
+  reason: REASON_TOO_MANY_IO_OPS,
+  noun: 'moves in progress',
+});

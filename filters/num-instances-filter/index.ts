@@ -1,0 +1,28 @@
+// NumInstancesFilter: passes hosts with fewer than `maxInstancesPerHost` consumers with allocations on the tree
+// (upstream: nova/scheduler/filters/num_instances_filter.py NumInstancesFilter).
+import { countFilter, instances } from '../host-counts';
+
+/** Nova-compatible name, as written in `enabledFilters`. */
+export const NAME = 'NumInstancesFilter';
+/** Plugin kind. */
+export const kind = 'filter';
+/** Configuration keys: `maxInstancesPerHost` (Nova's `[filter_scheduler] max_instances_per_host`). */
+export const CONFIG_KEYS: readonly string[] = ['maxInstancesPerHost'];
+
+/** Nova's default maximum. */
+export const DEFAULT_MAX = 50;
+/** Rejection: the host has reached the maximum. */
+export const REASON_TOO_MANY_INSTANCES = 'too many instances on the host';
+
+/**
+ * Creates the filter. Config: `maxInstancesPerHost` (default 50).
+ * @throws Error when it is not a whole number >= 0.
+ */
+export const create = countFilter({
+  name: NAME,
+  count: instances,
+  configKey: 'maxInstancesPerHost',
+  defaultMax: DEFAULT_MAX,
+  reason: REASON_TOO_MANY_INSTANCES,
+  noun: 'instances',
+});

@@ -129,6 +129,7 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
     readiness: ready,
     async close() {
       await listener?.stop();
+      await scheduling.close();
       await cache.close();
       if (!o.dataSource) {
         await ds.destroy();

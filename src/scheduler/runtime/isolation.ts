@@ -7,8 +7,9 @@
 // boundary. Async calls are raced against the remaining budget and abandoned when it runs out.
 // A synchronous infinite loop still blocks the event loop; plugins are trusted code loaded at start-up
 // (as Nova filters are). The event-loop watchdog (src/watchdog.ts) then names the plugin and kills
-// the replica for its supervisor to restart; operators who need hard isolation should make their
-// plugin async and do the work elsewhere (worker thread, sidecar).
+// the replica for its supervisor to restart. Operators who need hard isolation run operator plugins
+// in worker threads (BERTH_PLUGIN_ISOLATION=worker, worker-pool.ts: the thread is terminated at the
+// budget) or out of process (HTTP extenders, extender.ts).
 
 import { markRunning, restoreRunning } from '../../watchdog';
 

@@ -13,6 +13,7 @@ import type {
   WeigherPlugin,
 } from '../plugin-api';
 import { applyAmendment, emptyMemberOf, readAmendment } from './amend';
+import { hasFilterBatch, runBatch } from './batch';
 import type {
   AmendStep,
   Explanation,
@@ -221,10 +222,18 @@ export function createPipeline(
     }
     const survivors: HostView[] = [];
     const rejections: Rejection[] = [];
-    for (const host of hosts) {
-      let outcome: Outcome<Verdict> | Promise<Outcome<Verdict>> = guard(budget, () =>
-        f.filter(host, spec, state),
-      );
+    // Out-of-process filters judge every host in one call (src/scheduler/runtime/batch.ts).
+    const batch = hasFilterBatch(f)
+      ? await runBatch(budget, hosts, (ms) => f.filterBatch(hosts, spec, ms))
+      : null;
+    if (batch !== null && !batch.ok) {
+      return fail({ phase: 'filter', cause: batch.cause, message: batch.message });
+    }
+    for (const [i, host] of hosts.entries()) {
+      let outcome: Outcome<Verdict> | Promise<Outcome<Verdict>> =
+        batch !== null
+          ? { ok: true, value: batch.values[i] as Verdict }
+          : guard(budget, () => f.filter(host, spec, state));
       if (isPromiseLike(outcome)) {
         outcome = await outcome;
       }

@@ -350,6 +350,25 @@ function pluginFiles(dir: string): string[] {
 }
 
 /**
+ * The operator plugin files `loadPluginDirs` loads, in load order (see there), without loading them.
+ * @throws SchedulerConfigError for a missing or world-writable directory or plugin file.
+ */
+export function pluginFilesOf(dirs: readonly string[]): string[] {
+  const files: string[] = [];
+  for (const dir of dirs.map((d) => resolve(d))) {
+    if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+      throw new SchedulerConfigError(`BERTH_PLUGIN_DIRS: ${dir} is not a directory`);
+    }
+    refuseWorldWritable(dir);
+    for (const file of pluginFiles(dir)) {
+      refuseWorldWritable(file);
+      files.push(file);
+    }
+  }
+  return files;
+}
+
+/**
  * Loads operator plugins: every `<name>-filter.js` / `<name>-weigher.js` (or `.cjs`, `.mjs`) file
  * directly in each directory and every `<name>-filter` / `<name>-weigher` sub-directory's
  * `index.js` (the built-in folder layout). Nothing else in the directory is ever executed. Each
@@ -358,25 +377,16 @@ function pluginFiles(dir: string): string[] {
  *   module that fails to load or has the wrong shape.
  */
 export function loadPluginDirs(dirs: readonly string[]): RegisteredPlugin[] {
-  const loaded: RegisteredPlugin[] = [];
-  for (const dir of dirs.map((d) => resolve(d))) {
-    if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
-      throw new SchedulerConfigError(`BERTH_PLUGIN_DIRS: ${dir} is not a directory`);
+  return pluginFilesOf(dirs).map((file) => {
+    let exported: unknown;
+    try {
+      exported = require(file);
+    } catch (err) {
+      const source = loadErrorSource(err, file);
+      throw new SchedulerConfigError(
+        `${loadErrorLocation(err, file)}: cannot load scheduler plugin: ${errorMessage(err)}${source ? ` (at: ${source})` : ''}`,
+      );
     }
-    refuseWorldWritable(dir);
-    for (const file of pluginFiles(dir)) {
-      refuseWorldWritable(file);
-      let exported: unknown;
-      try {
-        exported = require(file);
-      } catch (err) {
-        const source = loadErrorSource(err, file);
-        throw new SchedulerConfigError(
-          `${loadErrorLocation(err, file)}: cannot load scheduler plugin: ${errorMessage(err)}${source ? ` (at: ${source})` : ''}`,
-        );
-      }
-      loaded.push({ module: toPluginModuleOrThrow(exported, file), source: file });
-    }
-  }
-  return loaded;
+    return { module: toPluginModuleOrThrow(exported, file), source: file };
+  });
 }

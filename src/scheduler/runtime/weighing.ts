@@ -3,6 +3,7 @@
 
 import { normalise, resolveMultiplier } from '../helpers';
 import type { HostView, RequestSpec, WeigherPlugin } from '../plugin-api';
+import { hasWeighBatch, runBatch } from './batch';
 import type { PluginFailure, RankedHost, WeighStep, WeightComponent } from './explanation';
 import { Budget, errorMessage, guard, isPromiseLike, type Outcome } from './isolation';
 
@@ -39,10 +40,18 @@ async function rawWeights(
     state = prepared.value;
   }
   const raws: number[] = [];
-  for (const host of hosts) {
-    let outcome: Outcome<number> | Promise<Outcome<number>> = guard(budget, () =>
-      weigher.weigh(host, spec, state),
-    );
+  // Out-of-process weighers weigh every host in one call (src/scheduler/runtime/batch.ts).
+  const batch = hasWeighBatch(weigher)
+    ? await runBatch(budget, hosts, (ms) => weigher.weighBatch(hosts, spec, ms))
+    : null;
+  if (batch !== null && !batch.ok) {
+    return { failure: { phase: 'weigh', cause: batch.cause, message: batch.message } };
+  }
+  for (const [i, host] of hosts.entries()) {
+    let outcome: Outcome<number> | Promise<Outcome<number>> =
+      batch !== null
+        ? { ok: true, value: batch.values[i] as number }
+        : guard(budget, () => weigher.weigh(host, spec, state));
     if (isPromiseLike(outcome)) {
       outcome = await outcome;
     }

@@ -1,21 +1,34 @@
-// Composition of the scheduler: built-in plugins plus operator plugin directories, the pipeline
-// for the configured order (and per-request overrides), the candidate cache and the service.
-// Fails at start-up, naming the plugin, when the configuration enables something unknown.
+// Composition of the scheduler: built-in plugins plus operator plugin directories, a pipeline per
+// profile (and per admin filter override), the candidate cache and the service. Everything the
+// configuration builds is built by one loader, run at start-up (a bad profile or plugin stops it,
+// naming the variable) and again by reload() (SIGHUP, reloadScheduler), which swaps the result in
+// or keeps the running pipelines when the new configuration does not build.
 import { builtinPlugins } from '../filters/registry';
 import type { Cache } from './cache/cache';
-import type { Config } from './config';
+import { type Config, pluginConfigOrThrow } from './config';
 import type { Logger } from './logger';
 import { ClaimService } from './placement/claims';
 import { hostsOfConsumers } from './placement/consumer';
 import { BadRequestError, ErrorCode } from './placement/errors';
 import { AggregateMetadataCache } from './placement/host-rows';
 import { ClaimBatcher } from './scheduler/claiming/claim-batcher';
-import type { Pipeline } from './scheduler/runtime/pipeline';
+import { errorMessage } from './scheduler/runtime/isolation';
+import { type OperatorPlugins, outOfProcessPlugins } from './scheduler/runtime/out-of-process';
 import {
-  buildPipeline,
+  forgetPluginModules,
+  type LoadedPipelines,
+  type PipelineGeneration,
+  PipelineSet,
+} from './scheduler/runtime/pipeline-set';
+import {
+  buildProfilesOrThrow,
+  DEFAULT_PROFILE,
+  parseProfilesOrThrow,
+  profileConfigs,
+} from './scheduler/runtime/profiles';
+import {
   createRegistry,
   listPlugins,
-  loadPluginDirs,
   type PluginInfo,
   type SchedulerConfig,
 } from './scheduler/runtime/registry';
@@ -25,20 +38,44 @@ import { EvaluationMemo } from './scheduler/state/evaluation-memo';
 import { HostViewCache } from './scheduler/state/host-view-cache';
 import type { Services } from './services';
 
+/** One profile as `schedulerProfiles` shows it. */
+export interface ProfileInfo {
+  readonly name: string;
+  readonly filters: readonly string[];
+  readonly weighers: readonly string[];
+  readonly hostSubsetSize: number;
+  /** Per-plugin configuration, BERTH_SCHEDULER_CONFIG's merged with the profile's. */
+  readonly plugins: Readonly<Record<string, unknown>>;
+}
+
 /** The scheduler as the adapters see it. */
 export interface Scheduling {
   readonly service: SchedulingService;
   /** Moves started by `schedule` (confirmMove / revertMove). */
   readonly moves: ClaimService;
   readonly cache: CandidateCache;
+  /** The default profile's configuration, as of the current generation. */
   readonly config: SchedulerConfig;
-  /** Every registered plugin with its enabled position. */
+  /** The pipeline generation running now (1 at start-up, +1 per reload). */
+  readonly generation: number;
+  /** Every registered plugin with its position in the default profile. */
   plugins(): PluginInfo[];
+  /** The profiles running now, `default` first. */
+  profiles(): ProfileInfo[];
+  /**
+   * Re-reads BERTH_SCHEDULER_CONFIG / BERTH_SCHEDULER_PROFILES files and BERTH_PLUGIN_DIRS,
+   * rebuilds every pipeline and swaps them in. Logs the outcome.
+   * @throws BadRequestError SCHEDULER_RELOAD_FAILED when the new configuration does not build
+   *   (the running pipelines are kept).
+   */
+  reload(): PipelineGeneration;
+  /** Stops the plugin worker threads, if any (the app's close()). */
+  close(): Promise<void>;
 }
 
 /**
  * Builds the scheduler.
- * @throws SchedulerConfigError for unknown, duplicate or misconfigured plugins.
+ * @throws SchedulerConfigError for unknown, duplicate or misconfigured plugins or profiles.
  */
 export function createScheduling(
   config: Config,
@@ -46,51 +83,41 @@ export function createScheduling(
   cache: Cache,
   log: Logger,
 ): Scheduling {
-  const registry = createRegistry(builtinPlugins, loadPluginDirs(config.pluginDirs));
-  const schedulerConfig: SchedulerConfig = {
-    enabledFilters: config.scheduler.filters,
-    enabledWeighers: config.scheduler.weighers,
-    plugins: config.scheduler.plugins,
-    hostSubsetSize: config.scheduler.hostSubsetSize,
-    settingNames: {
-      enabledFilters: 'BERTH_SCHEDULER_FILTERS',
-      enabledWeighers: 'BERTH_SCHEDULER_WEIGHERS',
-      plugins: 'BERTH_SCHEDULER_CONFIG',
-    },
-  };
   const logger = log.child({ component: 'scheduler' });
-  const main = buildPipeline(registry, schedulerConfig, { logger });
-  const overrides = new Map<string, Pipeline>();
-  const pipelineFor = (filters?: readonly string[]): Pipeline => {
-    if (!filters) {
-      return main;
+  let loads = 0;
+  const load = (): LoadedPipelines => {
+    // Start-up uses the configuration as parsed; a reload reads the @file values again.
+    const plugins =
+      loads++ === 0
+        ? config.scheduler.plugins
+        : pluginConfigOrThrow(config.scheduler.sources.config);
+    forgetPluginModules(config.pluginDirs);
+    // BERTH_PLUGIN_DIRS (inline or BERTH_PLUGIN_ISOLATION=worker) + BERTH_SCHEDULER_EXTENDERS.
+    const extra = outOfProcessPlugins(config, logger);
+    try {
+      const registry = createRegistry(builtinPlugins, extra.plugins);
+      const configs = profileConfigs(
+        {
+          filters: config.scheduler.filters,
+          weighers: config.scheduler.weighers,
+          plugins,
+          hostSubsetSize: config.scheduler.hostSubsetSize,
+        },
+        parseProfilesOrThrow(config.scheduler.sources.profiles),
+      );
+      const loaded = { registry, profiles: buildProfilesOrThrow(registry, configs, logger) };
+      // The new generation's workers replace the old one's (whose in-flight calls then fail per onError).
+      void operator?.close();
+      operator = extra;
+      return loaded;
+    } catch (err) {
+      void extra.close();
+      throw err;
     }
-    const key = filters.join(',');
-    let p = overrides.get(key);
-    if (!p) {
-      try {
-        p = buildPipeline(
-          registry,
-          {
-            ...schedulerConfig,
-            enabledFilters: filters,
-            settingNames: { ...schedulerConfig.settingNames, enabledFilters: 'filters' },
-          },
-          { logger },
-        );
-      } catch (err) {
-        throw new BadRequestError(
-          `Invalid filters for this request: ${(err as Error).message}`,
-          ErrorCode.UNKNOWN_PLUGIN,
-        );
-      }
-      if (overrides.size > 100) {
-        overrides.clear();
-      }
-      overrides.set(key, p);
-    }
-    return p;
   };
+  let operator: OperatorPlugins | undefined;
+  const pipelines = new PipelineSet(load, logger);
+  const defaultConfig = () => pipelines.current.profiles.get(DEFAULT_PROFILE)!.config;
   const candidateCache = new CandidateCache(
     cache,
     services.changes,
@@ -105,7 +132,7 @@ export function createScheduling(
   );
   const service = new SchedulingService({
     candidates: services.candidates,
-    pipelineFor,
+    pipelineFor: (profile, filters) => pipelines.pipelineFor(profile, filters),
     candidateCache,
     hostViews: new HostViewCache(),
     aggregates: new AggregateMetadataCache(services.dataSource, services.changes),
@@ -114,13 +141,51 @@ export function createScheduling(
     claimWriter: moves,
     log,
     instanceHosts: (uuids) => hostsOfConsumers(services.dataSource, uuids),
+    serverGroups: (uuid, placing) => services.serverGroups.placement(uuid, placing),
     maxClaimAttempts: config.scheduler.maxClaimAttempts,
   });
   return {
     service,
     moves,
     cache: candidateCache,
-    config: schedulerConfig,
-    plugins: () => listPlugins(registry, schedulerConfig),
+    get config() {
+      return defaultConfig();
+    },
+    get generation() {
+      return pipelines.current.number;
+    },
+    plugins: () => listPlugins(pipelines.current.registry, defaultConfig()),
+    profiles: () => [...pipelines.current.profiles.values()].map(profileInfo),
+    close: async () => operator?.close(),
+    reload: () => {
+      try {
+        const gen = pipelines.reload();
+        logger.info(
+          { generation: gen.number, profiles: [...gen.profiles.keys()] },
+          'scheduler configuration reloaded',
+        );
+        return gen;
+      } catch (err) {
+        const generation = pipelines.current.number;
+        logger.error(
+          { err: errorMessage(err), generation },
+          'scheduler configuration not reloaded: the running pipelines are kept',
+        );
+        throw new BadRequestError(
+          `Scheduler configuration not reloaded (generation ${generation} keeps running): ${errorMessage(err)}`,
+          ErrorCode.SCHEDULER_RELOAD_FAILED,
+        );
+      }
+    },
+  };
+}
+
+function profileInfo(p: { name: string; config: SchedulerConfig }): ProfileInfo {
+  return {
+    name: p.name,
+    filters: p.config.enabledFilters,
+    weighers: p.config.enabledWeighers,
+    hostSubsetSize: p.config.hostSubsetSize ?? 1,
+    plugins: p.config.plugins ?? {},
   };
 }

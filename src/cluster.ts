@@ -5,7 +5,8 @@
 // checked in a PostgreSQL transaction, so correctness holds across workers. The primary serves
 // nothing: its caller migrates before forking; it announces the start once every worker listens,
 // restarts a worker that dies (with backoff), fails fast when workers cannot start, and forwards
-// SIGTERM/SIGINT so that each worker drains as a single process does.
+// SIGTERM/SIGINT so that each worker drains as a single process does, and SIGHUP so that each
+// worker reloads its scheduler configuration.
 import cluster, { type Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import type { WorkerIdentity } from './app';
@@ -262,6 +263,15 @@ export function superviseWorkers(o: SuperviseOptions): void {
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+  // Each listening worker reloads its scheduler configuration (one still starting reads it anyway).
+  process.on('SIGHUP', () => {
+    log.info({ workers: listening.size }, 'SIGHUP: workers reload the scheduler configuration');
+    for (const w of live) {
+      if (listening.has(w.id)) {
+        w.process.kill('SIGHUP');
+      }
+    }
+  });
 
   // Round-robin in the primary (Node's default except on Windows), stated rather than assumed.
   cluster.schedulingPolicy = cluster.SCHED_RR;

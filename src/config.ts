@@ -1,9 +1,11 @@
 // Configuration from the environment, parsed and validated once at start (zod).
-import { readFileSync } from 'node:fs';
+
 import { z } from 'zod';
 import type { RateLimits } from './auth/rate-limiter';
 import { isRole, ROLES, type Role } from './auth/roles';
+import { readJsonSetting } from './json-setting';
 import type { CandidateBounds } from './placement/allocation-candidates/find-allocation-candidates';
+import { type ExtenderConfig, parseExtenders } from './scheduler/runtime/extender-config';
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -90,6 +92,9 @@ const schema = z.object({
       message: 'must be a comma-separated list of origins like https://console.example.com',
     }),
   BERTH_PLUGIN_DIRS: z.string().optional(),
+  BERTH_PLUGIN_ISOLATION: z.enum(['inline', 'worker']).default('inline'),
+  BERTH_PLUGIN_WORKERS: z.coerce.number().int().min(1).max(64).default(2),
+  BERTH_SCHEDULER_EXTENDERS: z.string().optional(),
   BERTH_INTROSPECTION: onOff.optional(),
   BERTH_AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3600000).default(10000),
   BERTH_MAX_BODY_BYTES: z.coerce
@@ -112,6 +117,7 @@ const schema = z.object({
   BERTH_SCHEDULER_FILTERS: z.string().optional(),
   BERTH_SCHEDULER_WEIGHERS: z.string().optional(),
   BERTH_SCHEDULER_CONFIG: z.string().optional(),
+  BERTH_SCHEDULER_PROFILES: z.string().optional(),
   BERTH_HOST_SUBSET_SIZE: z.coerce.number().int().min(1).max(1000).default(1),
   BERTH_CANDIDATE_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60000),
   BERTH_CANDIDATE_SHARED_CACHE: z.enum(['gated', 'always', 'off']).default('off'),
@@ -184,9 +190,23 @@ export interface Config {
   /** Scheduler pipeline settings. */
   readonly scheduler: {
     readonly filters: readonly string[];
+    /** Where operator plugins run: the main thread, or a pool of worker threads (docs/out-of-process-plugins.md). */
+    readonly pluginIsolation: 'inline' | 'worker';
+    /** Worker threads in the plugin pool when `pluginIsolation` is `worker`. */
+    readonly pluginWorkers: number;
+    /** HTTP scheduler extenders, each registered as a plugin (BERTH_SCHEDULER_EXTENDERS). */
+    readonly extenders: readonly ExtenderConfig[];
     readonly weighers: readonly string[];
     /** Per-plugin configuration by NAME. */
     readonly plugins: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+    /**
+     * The raw BERTH_SCHEDULER_CONFIG and BERTH_SCHEDULER_PROFILES (JSON or `@file`): a reload
+     * re-reads them (src/scheduler/runtime/profiles.ts parses the profiles).
+     */
+    readonly sources: {
+      readonly config: string | undefined;
+      readonly profiles: string | undefined;
+    };
     readonly hostSubsetSize: number;
     readonly cacheTtlMs: number;
     /**
@@ -203,10 +223,10 @@ export interface Config {
 }
 
 /**
- * Filters enabled when BERTH_SCHEDULER_FILTERS is unset. AvailabilityZoneFilter, SameHostFilter
- * and DifferentHostFilter pass every host unless a request asks for a zone or gives their hint
- * (ScheduleInput.availabilityZone / sameHost / differentHost), so they cost nothing by default and
- * what a caller asks for is never silently ignored.
+ * Filters enabled when BERTH_SCHEDULER_FILTERS is unset. AvailabilityZoneFilter, SameHostFilter,
+ * DifferentHostFilter and the ServerGroup filters pass every host unless a request asks for a
+ * zone or gives their hint (ScheduleInput.availabilityZone / sameHost / differentHost / group), so
+ * they cost nothing by default and what a caller asks for is never silently ignored.
  */
 export const DEFAULT_FILTERS = [
   'AvailabilityZoneFilter',
@@ -216,9 +236,17 @@ export const DEFAULT_FILTERS = [
   'AggregateInstanceExtraSpecsFilter',
   'SameHostFilter',
   'DifferentHostFilter',
+  'ServerGroupAntiAffinityFilter',
+  'ServerGroupAffinityFilter',
 ];
-/** Weighers enabled when BERTH_SCHEDULER_WEIGHERS is unset. */
-export const DEFAULT_WEIGHERS = ['RAMWeigher', 'DiskWeigher', 'CPUWeigher'];
+/** Weighers enabled when BERTH_SCHEDULER_WEIGHERS is unset (the soft server-group ones weigh 0 without a group). */
+export const DEFAULT_WEIGHERS = [
+  'RAMWeigher',
+  'DiskWeigher',
+  'CPUWeigher',
+  'ServerGroupSoftAffinityWeigher',
+  'ServerGroupSoftAntiAffinityWeigher',
+];
 
 /**
  * A comma-separated list of plugin names, `fallback` when unset; `none` = an empty list.
@@ -240,33 +268,22 @@ function list(name: string, v: string | undefined, fallback: readonly string[]):
   return names;
 }
 
-function pluginConfigOrThrow(raw: string | undefined): Record<string, Record<string, unknown>> {
+/**
+ * Parses BERTH_SCHEDULER_CONFIG (JSON, or `@file` read now).
+ * @throws ConfigError naming the variable.
+ */
+export function pluginConfigOrThrow(
+  raw: string | undefined,
+): Record<string, Record<string, unknown>> {
   if (!raw) {
     return {};
   }
-  let text = raw;
-  if (raw.startsWith('@')) {
-    try {
-      text = readFileSync(raw.slice(1), 'utf8');
-    } catch (err) {
-      throw new ConfigError(
-        `invalid BERTH_SCHEDULER_CONFIG: cannot read ${raw.slice(1)}: ${(err as Error).message}`,
-      );
-    }
-  }
   let value: unknown;
-  let protoKey = false;
+  let protoKey: boolean;
   try {
-    value = JSON.parse(text, (key, v: unknown) => {
-      protoKey ||= key === '__proto__';
-      return v;
-    });
+    ({ value, protoKey } = readJsonSetting(raw));
   } catch (err) {
-    // Never quote the text: from a file (@path) that would print the file's first bytes.
-    const at = /position (\d+)/.exec((err as Error).message)?.[1];
-    throw new ConfigError(
-      `invalid BERTH_SCHEDULER_CONFIG: ${raw.startsWith('@') ? `${raw.slice(1)} is` : 'it is'} not JSON${at === undefined ? '' : ` (error at character ${at})`}`,
-    );
+    throw new ConfigError(`invalid BERTH_SCHEDULER_CONFIG: ${(err as Error).message}`);
   }
   // Lists of enabled plugins are variables of their own (a common mistake: Nova keeps them in
   // the same [filter_scheduler] section as plugin options).
@@ -380,8 +397,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     scheduler: {
       filters: list('BERTH_SCHEDULER_FILTERS', e.BERTH_SCHEDULER_FILTERS, DEFAULT_FILTERS),
+      pluginIsolation: e.BERTH_PLUGIN_ISOLATION,
+      pluginWorkers: e.BERTH_PLUGIN_WORKERS,
+      extenders: parseExtenders(e.BERTH_SCHEDULER_EXTENDERS, (m) => new ConfigError(m)),
       weighers: list('BERTH_SCHEDULER_WEIGHERS', e.BERTH_SCHEDULER_WEIGHERS, DEFAULT_WEIGHERS),
       plugins: pluginConfigOrThrow(e.BERTH_SCHEDULER_CONFIG),
+      sources: { config: e.BERTH_SCHEDULER_CONFIG, profiles: e.BERTH_SCHEDULER_PROFILES },
       hostSubsetSize: e.BERTH_HOST_SUBSET_SIZE,
       cacheTtlMs: e.BERTH_CANDIDATE_CACHE_TTL_MS,
       sharedCandidateCache: e.BERTH_CANDIDATE_SHARED_CACHE,

@@ -99,6 +99,12 @@ async function serveHere(
   const on = worker ? process.on.bind(process) : process.once.bind(process);
   on('SIGTERM', () => shutdown('SIGTERM'));
   on('SIGINT', () => shutdown('SIGINT'));
+  // SIGHUP re-reads the scheduler configuration; reload() logs a refused one, which changes nothing.
+  process.on('SIGHUP', () => {
+    try {
+      running.app.scheduling.reload();
+    } catch {}
+  });
 }
 
 /** Adds `serve` to `program`. */

@@ -61,6 +61,10 @@ describe('scheduling service', () => {
       { BERTH_SCHEDULER_CONFIG: '{"RamFilter": {"x": 1}}' },
       /^BERTH_SCHEDULER_CONFIG\.RamFilter: unknown configuration key "x"; it takes none$/,
     ],
+    [
+      { BERTH_SCHEDULER_PROFILES: '{"gpu": {"weighers": ["RamFilter"]}}' },
+      /^BERTH_SCHEDULER_PROFILES: profile "gpu": weighers: "RamFilter" is a filter, not a weigher$/,
+    ],
   ])('names the variable a bad scheduler setting came from: %j', (env, message) => {
     const config = loadConfig({ NODE_ENV: 'test', ...env });
     expect(() => createScheduling(config, s, cache, createLogger('silent'))).toThrow(message);

@@ -80,6 +80,8 @@ export interface Explanation {
   readonly weighers: readonly WeighStep[];
   /** Every isolated plugin failure, in order. */
   readonly failures: readonly PluginFailure[];
+  /** The scheduler profile that ran (SchedulingService sets it; a bare pipeline run has none). */
+  readonly profile?: string;
 }
 
 /** The pipeline's answer: hosts best first (`hosts[0]` is the one to try first). */

@@ -31,8 +31,12 @@ interface Entry<V> {
 const sortedEntries = <T>(o: Readonly<Record<string, T>>) =>
   Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
-/** A stable key for requests that must evaluate alike (consumers and ordering aside). */
-export function evaluationKey(spec: RequestSpec, filters: readonly string[] | undefined): string {
+/**
+ * A stable key for requests that must evaluate alike (consumers and ordering aside). `pipeline`
+ * names the pipeline that evaluates (ChosenPipeline.key: generation, profile, filter override),
+ * so no evaluation of another profile, or of pipelines a reload replaced, is ever shared.
+ */
+export function evaluationKey(spec: RequestSpec, pipeline: string): string {
   const {
     candidateRequest,
     extraSpecs,
@@ -41,6 +45,7 @@ export function evaluationKey(spec: RequestSpec, filters: readonly string[] | un
     hints,
     instanceHosts,
     availabilityZone,
+    serverGroup,
     ...rest
   } = spec;
   // A field added to RequestSpec must be added to the key (plugins may read it): this fails to
@@ -54,7 +59,15 @@ export function evaluationKey(spec: RequestSpec, filters: readonly string[] | un
     sortedEntries(hints),
     sortedEntries(instanceHosts),
     availabilityZone ?? null,
-    filters ?? null,
+    serverGroup
+      ? [
+          serverGroup.uuid,
+          serverGroup.policy,
+          serverGroup.maxServerPerHost,
+          sortedEntries(serverGroup.hosts),
+        ]
+      : null,
+    pipeline,
     unkeyed,
   ]);
 }

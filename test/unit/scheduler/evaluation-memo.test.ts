@@ -100,7 +100,7 @@ describe('evaluationKey', () => {
   it('ignores the order of extra specs and hints', () => {
     const a = spec({ extraSpecs: { a: '1', b: '2' }, hints: { x: ['1'], y: ['2'] } });
     const b = spec({ extraSpecs: { b: '2', a: '1' }, hints: { y: ['2'], x: ['1'] } });
-    expect(evaluationKey(a, undefined)).toBe(evaluationKey(b, undefined));
+    expect(evaluationKey(a, 'p')).toBe(evaluationKey(b, 'p'));
   });
 
   it.each([
@@ -127,10 +127,15 @@ describe('evaluationKey', () => {
       }),
     ],
   ])('tells requests apart by %s', (_what, other) => {
-    expect(evaluationKey(other, undefined)).not.toBe(evaluationKey(spec(), undefined));
+    expect(evaluationKey(other, 'p')).not.toBe(evaluationKey(spec(), 'p'));
   });
 
-  it('tells requests apart by their filter override', () => {
-    expect(evaluationKey(spec(), ['RamFilter'])).not.toBe(evaluationKey(spec(), undefined));
+  it('tells requests apart by the pipeline that evaluates (ChosenPipeline.key)', () => {
+    // Keys as PipelineSet makes them: [generation, profile, filter override].
+    const key = (...k: unknown[]) => evaluationKey(spec(), JSON.stringify(k));
+    expect(key(1, 'default', null)).toBe(key(1, 'default', null));
+    expect(key(1, 'default', ['RamFilter'])).not.toBe(key(1, 'default', null));
+    expect(key(1, 'gpu', null)).not.toBe(key(1, 'default', null));
+    expect(key(2, 'default', null)).not.toBe(key(1, 'default', null));
   });
 });

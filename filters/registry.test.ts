@@ -16,7 +16,7 @@ function kebab(name: string): string {
 
 // Plugin folders have an index.ts exporting NAME (most end in -filter or -weigher; Nova's
 // AggregateMultiTenancyIsolation does not); other folders hold code a plugin family shares
-// (capacity/).
+// (capacity/, server-group/).
 const folders = readdirSync(__dirname).filter((f) => {
   const index = join(__dirname, f, 'index.ts');
   return (

@@ -3,16 +3,31 @@
 import type { PluginModule } from '../src/scheduler/plugin-api';
 import * as aggregateInstanceExtraSpecsFilter from './aggregate-instance-extra-specs-filter/index';
 import * as aggregateInstanceTypeFilter from './aggregate-instance-type-filter/index';
+import * as aggregateIoOpsFilter from './aggregate-io-ops-filter/index';
+import * as aggregateMultiTenancyIsolation from './aggregate-multi-tenancy-isolation/index';
+import * as aggregateNumInstancesFilter from './aggregate-num-instances-filter/index';
 import * as availabilityZoneFilter from './availability-zone-filter/index';
 import * as computeFilter from './compute-filter/index';
 import * as cpuWeigher from './cpu-weigher/index';
 import * as differentHostFilter from './different-host-filter/index';
 import * as diskFilter from './disk-filter/index';
 import * as diskWeigher from './disk-weigher/index';
+import * as hypervisorVersionWeigher from './hypervisor-version-weigher/index';
+import * as imagePropertiesFilter from './image-properties-filter/index';
+import * as ioOpsFilter from './io-ops-filter/index';
+import * as ioOpsWeigher from './io-ops-weigher/index';
+import * as numInstancesFilter from './num-instances-filter/index';
+import * as numInstancesWeigher from './num-instances-weigher/index';
+import * as numaTopologyFilter from './numa-topology-filter/index';
+import * as pciPassthroughFilter from './pci-passthrough-filter/index';
 import * as ramFilter from './ram-filter/index';
 import * as ramWeigher from './ram-weigher/index';
 import * as reservationFilter from './reservation-filter/index';
 import * as sameHostFilter from './same-host-filter/index';
+import * as serverGroupAffinityFilter from './server-group-affinity-filter/index';
+import * as serverGroupAntiAffinityFilter from './server-group-anti-affinity-filter/index';
+import * as serverGroupSoftAffinityWeigher from './server-group-soft-affinity-weigher/index';
+import * as serverGroupSoftAntiAffinityWeigher from './server-group-soft-anti-affinity-weigher/index';
 
 /** Every built-in plugin module; pass to `createRegistry` from `src/scheduler/registry.ts`. */
 export const builtinPlugins: readonly PluginModule[] = [
@@ -25,7 +40,22 @@ export const builtinPlugins: readonly PluginModule[] = [
   ramFilter,
   reservationFilter,
   sameHostFilter,
+  aggregateIoOpsFilter,
+  aggregateMultiTenancyIsolation,
+  aggregateNumInstancesFilter,
+  imagePropertiesFilter,
+  ioOpsFilter,
+  numInstancesFilter,
+  numaTopologyFilter,
+  pciPassthroughFilter,
+  serverGroupAffinityFilter,
+  serverGroupAntiAffinityFilter,
   cpuWeigher,
   diskWeigher,
   ramWeigher,
+  hypervisorVersionWeigher,
+  ioOpsWeigher,
+  numInstancesWeigher,
+  serverGroupSoftAffinityWeigher,
+  serverGroupSoftAntiAffinityWeigher,
 ];

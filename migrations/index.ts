@@ -4,6 +4,7 @@ import { QuotaLimits1763900000000 } from './1763900000000-QuotaLimits';
 import { ConsumerMoves1764000000000 } from './1764000000000-ConsumerMoves';
 import { ApiTokens1764000000001 } from './1764000000001-ApiTokens';
 import { NoScopedAdminTokens1764100000000 } from './1764100000000-NoScopedAdminTokens';
+import { ServerGroups1764200000000 } from './1764200000000-ServerGroups';
 
 /** Every migration class, oldest first. */
 export const migrations = [
@@ -12,4 +13,5 @@ export const migrations = [
   ConsumerMoves1764000000000,
   ApiTokens1764000000001,
   NoScopedAdminTokens1764100000000,
+  ServerGroups1764200000000,
 ];

@@ -17,6 +17,8 @@ import './resource-class';
 import './resource-provider';
 import './resource-provider-connection';
 import './schedule';
+import './scheduler-profiles';
+import './server-group';
 import './subscription';
 import './trait';
 import './usage';

@@ -1,6 +1,7 @@
 // GraphQL: explainPlacement, schedule and schedulerPlugins — the scheduling pipeline over
 // allocation candidates (Nova: scheduler/manager.py select_destinations).
 
+import type { Scheduling } from '../src/app-scheduling';
 import { assertConsumerTypeOrThrow } from '../src/placement/consumer';
 import { BadRequestError, ErrorCode } from '../src/placement/errors';
 import { normalizeUuidOrThrow } from '../src/placement/uuid';
@@ -55,6 +56,12 @@ const ScheduleInput = builder.inputType('ScheduleInput', {
       description:
         'Overrides the configured filter order for this request (names as in schedulerPlugins).',
     }),
+    profile: t.string({
+      required: false,
+      defaultValue: 'default',
+      description:
+        'The scheduler profile to run (schedulerProfiles; operators define them in BERTH_SCHEDULER_PROFILES).',
+    }),
     hints: t.field({
       type: [SchedulerHintInput],
       required: false,
@@ -75,6 +82,11 @@ const ScheduleInput = builder.inputType('ScheduleInput', {
       required: false,
       description:
         'Place on a host running none of these instances (hint `different_host`, read by DifferentHostFilter).',
+    }),
+    group: t.id({
+      required: false,
+      description:
+        "The server group the consumers join (hint `group`): its policy is read by the ServerGroup* filters and weighers, and schedule enforces affinity / anti-affinity when it claims. The group must be the request's project's.",
     }),
   }),
 });
@@ -173,6 +185,10 @@ const RankedHost = builder.objectRef<RankedHostRecord>('RankedHost').implement({
 const Schedule = builder.objectRef<ScheduleOutcome>('Schedule').implement({
   description: 'The outcome of a scheduling run: selections, and how they were reached.',
   fields: (t) => ({
+    profile: t.string({
+      description: 'The scheduler profile that ran.',
+      resolve: (s) => s.explanation.profile ?? 'default',
+    }),
     selections: t.field({
       description: 'One per consumer, in request order.',
       type: [Selection],
@@ -238,6 +254,7 @@ function toScheduleRequest(input: ScheduleArgs) {
     hints: hintsOrThrow(input),
     ...(input.availabilityZone ? { availabilityZone: input.availabilityZone } : {}),
     ...(input.filters ? { filters: input.filters } : {}),
+    ...(input.profile ? { profile: input.profile } : {}),
   };
 }
 
@@ -285,7 +302,8 @@ const PluginKind = builder.enumType('PluginKind', {
   } as const,
 });
 
-const SchedulerPlugin = builder
+/** A plugin as `schedulerPlugins` (and `reloadScheduler`) list it. */
+export const SchedulerPlugin = builder
   .objectRef<PluginInfo & { config: unknown }>('SchedulerPlugin')
   .implement({
     description: 'A filter or weigher this replica knows.',
@@ -323,18 +341,17 @@ builder.queryField('schedulerPlugins', (t) =>
     type: [SchedulerPlugin],
     description:
       'Enabled filters and weighers, in pipeline order, then the registered but disabled ones.',
-    resolve: (_r, _a, ctx) => {
-      const cfg = ctx.scheduling.config.plugins ?? {};
-      return ctx.scheduling
-        .plugins()
-        .map((p) => ({ ...p, config: cfg[p.name] ?? null }))
-        .sort((a, b) =>
-          a.kind === b.kind
-            ? (a.position ?? 1e9) - (b.position ?? 1e9)
-            : a.kind === 'filter'
-              ? -1
-              : 1,
-        );
-    },
+    resolve: (_r, _a, ctx) => schedulerPluginList(ctx.scheduling),
   }),
 );
+
+/** The default profile's plugins in pipeline order, then the disabled ones. */
+export function schedulerPluginList(scheduling: Scheduling) {
+  const cfg = scheduling.config.plugins ?? {};
+  return scheduling
+    .plugins()
+    .map((p) => ({ ...p, config: cfg[p.name] ?? null }))
+    .sort((a, b) =>
+      a.kind === b.kind ? (a.position ?? 1e9) - (b.position ?? 1e9) : a.kind === 'filter' ? -1 : 1,
+    );
+}

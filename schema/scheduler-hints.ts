@@ -1,6 +1,6 @@
 // Scheduler hints in ScheduleInput (Nova `os:scheduler_hints`): free-form hints for operator
 // plugins, plus `sameHost` / `differentHost`, the hints `same_host` / `different_host` that
-// SameHostFilter and DifferentHostFilter read.
+// SameHostFilter and DifferentHostFilter read, and `group`, the server group (hint `group`).
 import { BadRequestError, ErrorCode } from '../src/placement/errors';
 import { normalizeUuidOrThrow } from '../src/placement/uuid';
 import { builder } from './builder';
@@ -27,6 +27,7 @@ export function hintsOrThrow(input: {
   hints?: readonly { key: string; values: readonly string[] }[] | null;
   sameHost?: readonly (string | number)[] | null;
   differentHost?: readonly (string | number)[] | null;
+  group?: string | number | null;
 }): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   const bad = (message: string) => new BadRequestError(message, ErrorCode.INVALID_INPUT);
@@ -36,6 +37,7 @@ export function hintsOrThrow(input: {
     ...(input.differentHost
       ? [['different_host', input.differentHost.map(String)] as [string, string[]]]
       : []),
+    ...(input.group != null ? [['group', [String(input.group)]] as [string, string[]]] : []),
   ];
   if (entries.length > MAX_HINTS) {
     throw bad(`At most ${MAX_HINTS} scheduler hints per request (got ${entries.length}).`);
@@ -46,16 +48,21 @@ export function hintsOrThrow(input: {
     }
     if (Object.hasOwn(out, key) || key === '__proto__') {
       throw bad(
-        `Scheduler hint '${key}' is given twice (sameHost / differentHost are the hints same_host / different_host).`,
+        `Scheduler hint '${key}' is given twice (sameHost / differentHost / group are the hints same_host / different_host / group).`,
       );
     }
     if (values.length > MAX_HINT_VALUES) {
       throw bad(`Scheduler hint '${key}' has more than ${MAX_HINT_VALUES} values.`);
     }
+    if (key === 'group' && values.length !== 1) {
+      throw bad(`Scheduler hint 'group' names one server group (got ${values.length} values).`);
+    }
     out[key] =
       key === 'same_host' || key === 'different_host'
         ? values.map((v) => normalizeUuidOrThrow(v, `${key} instance uuid`))
-        : [...values];
+        : key === 'group'
+          ? [normalizeUuidOrThrow(values[0]!, 'server group uuid')]
+          : [...values];
   }
   return out;
 }

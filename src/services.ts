@@ -1,4 +1,5 @@
 // Composition of the domain services over one DataSource (what adapters receive).
+
 import type { DataSource } from 'typeorm';
 import { AggregateService } from './placement/aggregate';
 import { AllocationService } from './placement/allocation';
@@ -14,6 +15,7 @@ import { QuotaService } from './placement/quota';
 import { ReshaperService } from './placement/reshaper';
 import { ResourceClassService } from './placement/resource-class';
 import { ResourceProviderService } from './placement/resource-provider';
+import { ServerGroupService } from './placement/server-group';
 import { TraitService } from './placement/trait';
 import { UsageService } from './placement/usage';
 
@@ -35,6 +37,7 @@ export interface Services {
   readonly capacity: CapacityService;
   readonly live: LiveService;
   readonly listings: ConsumerListService;
+  readonly serverGroups: ServerGroupService;
 }
 
 /** Subscription limits when none are configured (BERTH_SUBSCRIPTION_BUFFER / _MAX_SUBSCRIPTIONS). */
@@ -75,5 +78,6 @@ export function createServices(
     capacity,
     live: new LiveService(changes, candidates, capacity, o.live ?? DEFAULT_LIVE),
     listings: new ConsumerListService(ds),
+    serverGroups: new ServerGroupService(ds),
   };
 }

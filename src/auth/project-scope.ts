@@ -93,6 +93,10 @@ export async function readScopeViolation(
         ? null
         : `A token scoped to project '${project}' lists consumers with filter: { projectId: "${project}" } only.`;
     }
+    case 'serverGroups':
+      return args.projectId === project
+        ? null
+        : `A token scoped to project '${project}' lists server groups with projectId: "${project}" only.`;
     case 'consumer':
       return projectScopeViolation(
         ds,

@@ -27,6 +27,10 @@ export const MUTATION_ROLES: Readonly<Record<string, Role>> = {
   schedule: 'scheduler',
   confirmMove: 'scheduler',
   revertMove: 'scheduler',
+  createServerGroup: 'scheduler',
+  deleteServerGroup: 'scheduler',
+  addServerGroupMembers: 'scheduler',
+  removeServerGroupMembers: 'scheduler',
 };
 
 /**
@@ -39,6 +43,9 @@ export const PROJECT_SCOPED_MUTATIONS: ReadonlySet<string> = new Set([
   'schedule',
   'confirmMove',
   'revertMove',
+  'createServerGroup',
+  'addServerGroupMembers',
+  'removeServerGroupMembers',
 ]);
 
 /**
@@ -52,6 +59,7 @@ export const PROJECT_SCOPED_QUERIES: ReadonlySet<string> = new Set([
   'consumer',
   'projects',
   'explainPlacement',
+  'serverGroups',
 ]);
 
 /**

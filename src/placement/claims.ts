@@ -15,6 +15,7 @@ import { type ChangeBus, type ChangeSet, writeTransaction } from './change-bus';
 import { consumersByUuid } from './consumer';
 import { ConcurrentUpdateError, ConflictError, ErrorCode } from './errors';
 import type { ResourceProviderService } from './resource-provider';
+import { enforceServerGroups } from './server-group-guard';
 import type { ConsumerRecord, ResourceProviderRecord } from './types';
 import { normalizeUuidOrThrow } from './uuid';
 
@@ -28,6 +29,8 @@ export interface ClaimInput {
   readonly hostUuid: string;
   /** The allocation request to add. */
   readonly allocations: readonly ProviderAllocation[];
+  /** The server group the consumer joins; its hard policy is checked in the claim's transaction. */
+  readonly serverGroup?: string;
 }
 
 /** A successful claim, enough to undo it (multi-create rollback). */
@@ -41,6 +44,8 @@ export interface Claimed {
   readonly previous: readonly ProviderAllocation[];
   /** True when the claim started a move (the consumer already had allocations). */
   readonly moved: boolean;
+  /** True when the claim made the consumer a member of its server group (undo removes it). */
+  readonly joinedGroup?: boolean;
 }
 
 /** A move in progress. */
@@ -120,6 +125,7 @@ export class ClaimService {
           );
         }
       }
+      const joined = await enforceServerGroups(em, [input]);
       const merged = add(current, input.allocations);
       await this.write(em, changes, [
         {
@@ -155,6 +161,7 @@ export class ClaimService {
         generation,
         previous,
         moved: previous.length > 0,
+        ...(joined.size > 0 ? { joinedGroup: true } : {}),
       };
     });
   }
@@ -167,6 +174,7 @@ export class ClaimService {
    */
   claimNew(inputs: readonly ClaimInput[]): Promise<Claimed[]> {
     return writeTransaction(this.ds, this.bus, async (em, changes) => {
+      const joined = await enforceServerGroups(em, inputs);
       await this.write(
         em,
         changes,
@@ -184,6 +192,7 @@ export class ClaimService {
         generation: 1,
         previous: [],
         moved: false,
+        ...(joined.has(input.consumerUuid) ? { joinedGroup: true } : {}),
       }));
     });
   }
@@ -205,6 +214,11 @@ export class ClaimService {
       ]);
       if (consumer && claimed.previous.length > 0) {
         await em.query('DELETE FROM consumer_moves WHERE consumer_id = $1', [consumer.id]);
+      }
+      if (claimed.joinedGroup) {
+        await em.query('DELETE FROM server_group_members WHERE consumer_uuid = $1', [
+          claimed.consumerUuid,
+        ]);
       }
     });
   }

@@ -33,6 +33,8 @@ const PRECISE_CODES = {
   QUOTA_INVALID_LIMIT: 'berth.quota.invalid_limit',
   QUOTA_UNKNOWN_RESOURCE: 'berth.quota.unknown_resource',
   UNKNOWN_PLUGIN: 'berth.scheduler.unknown_plugin',
+  UNKNOWN_PROFILE: 'berth.scheduler.unknown_profile',
+  SCHEDULER_RELOAD_FAILED: 'berth.scheduler.reload_failed',
 } as const;
 
 /** Stable error codes. Never change or reuse one (upstream errors.py rule). */
@@ -56,6 +58,11 @@ export const ErrorCode = {
   TOO_MANY_CANDIDATES: 'berth.too_many_candidates',
   FORBIDDEN: 'berth.forbidden',
   TOO_MANY_SUBSCRIPTIONS: 'berth.too_many_subscriptions',
+  SERVER_GROUP_NOT_FOUND: 'berth.server_group.not_found',
+  /** A claim would break its server group's hard policy (the scheduler tries the next host). */
+  SERVER_GROUP_POLICY: 'berth.server_group.policy_violated',
+  /** The consumer is already a member of another server group. */
+  SERVER_GROUP_MEMBER: 'berth.server_group.member_elsewhere',
   ...PRECISE_CODES,
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

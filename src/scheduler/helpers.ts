@@ -10,6 +10,7 @@ import type {
   PluginHandle,
   ProviderView,
   RequestSpec,
+  ServerGroupView,
 } from './plugin-api';
 import { parseNovaFloat } from './runtime/extra-spec-ops';
 
@@ -195,6 +196,20 @@ export function readNumberOrThrow(handle: PluginHandle, key: string, fallback: n
   return value;
 }
 
+/** A boolean from the plugin's configuration, or `fallback` when unset. @throws Error when it is not a boolean. */
+export function readBooleanOrThrow(handle: PluginHandle, key: string, fallback: boolean): boolean {
+  const value = handle.config[key];
+  if (value === undefined) {
+    return fallback;
+  }
+  if (typeof value !== 'boolean') {
+    throw new Error(
+      `${handle.name}: config "${key}" must be true or false, got ${JSON.stringify(value)}`,
+    );
+  }
+  return value;
+}
+
 /** A string or list of non-empty strings from the plugin's configuration ([] when unset). @throws Error otherwise. */
 export function readStringListOrThrow(handle: PluginHandle, key: string): string[] {
   const value = handle.config[key];
@@ -244,6 +259,10 @@ export interface HostViewInput {
     readonly metadata?: Readonly<Record<string, string>>;
   }[];
   readonly allocationRequests?: readonly AllocationRequestView[];
+  /** `HostView.numInstances` (default 0). */
+  readonly numInstances?: number;
+  /** `HostView.numIoOps` (default 0). */
+  readonly numIoOps?: number;
 }
 
 function buildInventory(
@@ -302,6 +321,8 @@ export function buildHostView(input: HostViewInput): HostView {
     providers,
     aggregates,
     allocationRequests: [...(input.allocationRequests ?? [])],
+    numInstances: input.numInstances ?? 0,
+    numIoOps: input.numIoOps ?? 0,
   };
 }
 
@@ -315,6 +336,7 @@ export interface RequestSpecInput {
   readonly hints?: Readonly<Record<string, readonly string[]>>;
   readonly instanceHosts?: Readonly<Record<string, readonly string[]>>;
   readonly availabilityZone?: string;
+  readonly serverGroup?: ServerGroupView;
 }
 
 /** Builds a `RequestSpec` from plain data (project defaults to `'project'`). */
@@ -330,6 +352,7 @@ export function buildRequestSpec(input: RequestSpecInput = {}): RequestSpec {
     hints: { ...(input.hints ?? {}) },
     instanceHosts: { ...(input.instanceHosts ?? {}) },
     ...(input.availabilityZone === undefined ? {} : { availabilityZone: input.availabilityZone }),
+    ...(input.serverGroup === undefined ? {} : { serverGroup: input.serverGroup }),
   };
 }
 

@@ -59,6 +59,18 @@ export interface HostView {
   readonly aggregates: readonly AggregateView[];
   /** The candidate allocation requests the engine produced for this host. */
   readonly allocationRequests: readonly AllocationRequestView[];
+  /**
+   * The number of consumers (instances) with allocations on any provider of the tree, each
+   * counted once (Nova `HostState.num_instances`).
+   */
+  readonly numInstances: number;
+  /**
+   * berth's analog of Nova `HostState.num_io_ops` (instances building, resizing, migrating):
+   * the consumers counted in `numInstances` that have a move in progress (a `schedule` of a
+   * consumer that already held allocations, not yet confirmed or reverted; see
+   * docs/scheduling-moves.md). Counted on both the source and the destination tree.
+   */
+  readonly numIoOps: number;
 }
 
 /** What the caller asked for: the candidate request plus the flavor-like context filters look at. */
@@ -79,6 +91,21 @@ export interface RequestSpec {
   readonly instanceHosts: Readonly<Record<string, readonly string[]>>;
   /** The availability zone asked for (Nova's request_spec.availability_zone); undefined = any. */
   readonly availabilityZone?: string;
+  /** The server group the consumers join (Nova's `group` hint), read when the request is evaluated. */
+  readonly serverGroup?: ServerGroupView;
+}
+
+/** A server group as filters and weighers see it (Nova's request_spec.instance_group). */
+export interface ServerGroupView {
+  readonly uuid: string;
+  readonly policy: 'affinity' | 'anti-affinity' | 'soft-affinity' | 'soft-anti-affinity';
+  /** Most members per host under `anti-affinity` (Nova's `max_server_per_host` rule; default 1). */
+  readonly maxServerPerHost: number;
+  /**
+   * Host (root provider) uuid -> how many members have allocations there; the consumers being
+   * placed by this request are not counted. Hosts running no member are absent.
+   */
+  readonly hosts: Readonly<Record<string, number>>;
 }
 
 /** A filter's answer for one host. `reason` is human-readable and should name what was wanted and found. */

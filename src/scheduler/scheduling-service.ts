@@ -4,11 +4,9 @@
 // (Nova: scheduler/manager.py select_destinations, scheduler/utils.py claim_resources).
 import type { Logger } from '../logger';
 import type { CandidateService } from '../placement/allocation-candidates/candidate-service';
-import { SHARING_TRAIT } from '../placement/allocation-candidates/capacity-index';
 import type { CandidateRequest } from '../placement/allocation-candidates/request';
 import type {
   AllocationCandidates,
-  AllocationRequest,
   ProviderAllocation,
 } from '../placement/allocation-candidates/results';
 import type { Claimed, ClaimService } from '../placement/claims';
@@ -17,10 +15,18 @@ import type { AggregateMetadataCache } from '../placement/host-rows';
 import type { ResourceProviderRecord } from '../placement/types';
 import type { ClaimBatcher } from './claiming/claim-batcher';
 import { fitsWithPlanned, InFlight, selectClaimOrder } from './claiming/claim-order';
-import type { AllocationRequestView, HostView } from './plugin-api';
-import { type InstanceHostLookup, requestSpecOf } from './request-spec';
+import { GroupPlan } from './claiming/group-plan';
+import { fromView, noValidHost, toView, treeOf } from './host-requests';
+import type { AllocationRequestView, HostView, RequestSpec } from './plugin-api';
+import {
+  GROUP_HINT,
+  type InstanceHostLookup,
+  requestSpecOf,
+  type ServerGroupLookup,
+} from './request-spec';
 import type { Explanation, RankedHost } from './runtime/explanation';
-import type { Evaluation, Pipeline } from './runtime/pipeline';
+import type { Evaluation } from './runtime/pipeline';
+import type { ChosenPipeline } from './runtime/pipeline-set';
 import type { CandidateCache } from './state/candidate-cache';
 import { type EvaluationMemo, evaluationKey } from './state/evaluation-memo';
 import type { HostViewCache } from './state/host-view-cache';
@@ -39,7 +45,12 @@ export interface ScheduleRequest {
   readonly availabilityZone?: string;
   /** Filter order override for this request. */
   readonly filters?: readonly string[];
+  /** The scheduler profile that runs (`default` when absent). */
+  readonly profile?: string;
 }
+
+/** Server-group conflicts a claim may meet on top of its attempts (racing members). */
+const MAX_GROUP_CONFLICTS = 64;
 
 /** The outcome for one consumer. */
 export interface Selection {
@@ -68,7 +79,7 @@ export interface ScheduleOutcome {
  */
 export interface SchedulingDeps {
   readonly candidates: CandidateService;
-  readonly pipelineFor: (filters?: readonly string[]) => Pipeline;
+  readonly pipelineFor: (profile?: string, filters?: readonly string[]) => ChosenPipeline;
   readonly candidateCache: CandidateCache;
   readonly hostViews: HostViewCache;
   readonly aggregates: AggregateMetadataCache;
@@ -79,6 +90,8 @@ export interface SchedulingDeps {
   readonly log: Logger;
   /** Hosts of the instances scheduler hints name (src/placement/consumer.ts hostsOfConsumers). */
   readonly instanceHosts: InstanceHostLookup;
+  /** Server groups named by the `group` hint (src/placement/server-group.ts). */
+  readonly serverGroups?: ServerGroupLookup;
   /** How many hosts a consumer's claim may try before giving up (default 10). */
   readonly maxClaimAttempts?: number;
 }
@@ -118,16 +131,17 @@ export class SchedulingService {
    */
   private async evaluate(
     req: ScheduleRequest,
-  ): Promise<{ explanation: Explanation; ranking: RankedHost[] }> {
-    const pipeline = this.pipelineFor(req.filters);
-    const spec = await requestSpecOf(req, this.deps.instanceHosts);
+    chosen = this.pipelineFor(req.profile, req.filters),
+  ): Promise<{ explanation: Explanation; ranking: RankedHost[]; spec: RequestSpec }> {
+    const { pipeline } = chosen;
+    const spec = await requestSpecOf(req, this.deps.instanceHosts, this.deps.serverGroups);
     // Every change heard so far is applied first, so the version names what the evaluation reads.
     await this.candidates.current();
     const version: StateVersion = {
       index: this.candidates.revision,
       aggregates: this.aggregates.changes,
     };
-    const evaluation = await this.evaluations.get(evaluationKey(spec, req.filters), version, () =>
+    const evaluation = await this.evaluations.get(evaluationKey(spec, chosen.key), version, () =>
       pipeline.evaluate(spec, {
         aggregates: async () =>
           (await this.aggregates.all()).filter((a) => Object.keys(a.metadata).length > 0),
@@ -141,7 +155,11 @@ export class SchedulingService {
       }),
     );
     const result = pipeline.rank(evaluation);
-    return { explanation: result.explanation, ranking: [...result.hosts] };
+    return {
+      explanation: { ...result.explanation, profile: chosen.profile },
+      ranking: [...result.hosts],
+      spec,
+    };
   }
 
   /** Groups allocation requests by tree; the trees' views come from the host-view cache. */
@@ -172,14 +190,16 @@ export class SchedulingService {
    * (later consumers see the earlier proposals' consumption). Claims nothing.
    */
   async explain(req: ScheduleRequest): Promise<ScheduleOutcome> {
-    const { explanation, ranking } = await this.evaluate(req);
+    const { explanation, ranking, spec } = await this.evaluate(req);
     const planned = new Map<string, number>();
+    const group = new GroupPlan(spec.serverGroup);
     const selections = req.consumerUuids.map((consumerUuid): Selection => {
       for (const ranked of ranking) {
-        const ar = ranked.host.allocationRequests.find((r) =>
-          fitsWithPlanned(ranked.host, r, planned),
-        );
+        const ar = group.allows(ranked.host.uuid)
+          ? ranked.host.allocationRequests.find((r) => fitsWithPlanned(ranked.host, r, planned))
+          : undefined;
         if (ar) {
+          group.place(ranked.host.uuid);
           for (const [rp, res] of Object.entries(ar.allocations)) {
             for (const [rc, n] of Object.entries(res)) {
               planned.set(`${rp}:${rc}`, (planned.get(`${rp}:${rc}`) ?? 0) + n);
@@ -210,8 +230,10 @@ export class SchedulingService {
     const selections: Selection[] = [];
     const claimed: Claimed[] = [];
     let first: { explanation: Explanation; ranking: RankedHost[] } | undefined;
+    const chosen = this.pipelineFor(req.profile, req.filters); // for all, whatever a reload does
     for (const consumerUuid of req.consumerUuids) {
-      const evaluated = await this.evaluate(req);
+      // Earlier consumers of this request have claimed: they count as placed members.
+      const evaluated = await this.evaluate({ ...req, consumerUuids: [consumerUuid] }, chosen);
       first ??= evaluated;
       let result: { selection: Selection; claimed: Claimed | null };
       try {
@@ -290,8 +312,10 @@ export class SchedulingService {
     evaluated: { explanation: Explanation; ranking: RankedHost[] },
   ): Promise<{ selection: Selection; claimed: Claimed | null }> {
     const maxAttempts = this.deps.maxClaimAttempts ?? 10;
+    const group = req.hints?.[GROUP_HINT]?.[0];
     const order = selectClaimOrder(evaluated.ranking, this.inFlight);
     let attempts = 0;
+    let groupConflicts = 0;
     let lastError = '';
     for (const ranked of order) {
       if (attempts >= maxAttempts) {
@@ -312,6 +336,7 @@ export class SchedulingService {
           consumerType: req.consumerType ?? 'INSTANCE',
           hostUuid: ranked.host.uuid,
           allocations,
+          ...(group === undefined ? {} : { serverGroup: group }),
         });
         return {
           selection: {
@@ -327,11 +352,17 @@ export class SchedulingService {
         if (
           !(err instanceof ConflictError) ||
           err.code === ErrorCode.QUOTA_EXCEEDED ||
+          err.code === ErrorCode.SERVER_GROUP_MEMBER ||
           err.code === ErrorCode.MOVE_IN_PROGRESS
         ) {
           throw err;
         }
         lastError = err.message;
+        // A host a racing member of the group just took is not a failed attempt: the next host
+        // is as good a choice as this one was (bounded, so one request stays bounded).
+        if (err.code === ErrorCode.SERVER_GROUP_POLICY && groupConflicts++ < MAX_GROUP_CONFLICTS) {
+          attempts--;
+        }
         this.log.debug(
           { consumerUuid, host: ranked.host.uuid, err: err.message },
           'claim conflict; trying the next host',
@@ -346,50 +377,4 @@ export class SchedulingService {
         : `No valid host: ${attempts} claim attempt(s) failed${lastError ? `; last: ${lastError}` : ''}`;
     return { selection: { consumerUuid, hostUuid: null, allocations: [], reason }, claimed: null };
   }
-}
-
-/**
- * The host of an allocation request: the tree of its first non-sharing provider (sharing
- * providers ride along); an all-sharing request is hosted by its first provider's tree.
- */
-function treeOf(
-  ar: AllocationRequest,
-  summaries: ReadonlyMap<string, { rootProviderUuid: string; traits: readonly string[] }>,
-): string {
-  for (const a of ar.allocations) {
-    const s = summaries.get(a.providerUuid);
-    if (s && !s.traits.includes(SHARING_TRAIT)) {
-      return s.rootProviderUuid;
-    }
-  }
-  const first = ar.allocations[0]!.providerUuid;
-  return summaries.get(first)?.rootProviderUuid ?? first;
-}
-
-function toView(ar: AllocationRequest) {
-  const allocations: Record<string, Record<string, number>> = {};
-  for (const a of ar.allocations) {
-    allocations[a.providerUuid] = { ...a.resources };
-  }
-  return { allocations, mappings: ar.mappings };
-}
-
-function fromView(
-  allocations: Readonly<Record<string, Readonly<Record<string, number>>>>,
-): ProviderAllocation[] {
-  return Object.entries(allocations).map(([providerUuid, resources]) => ({
-    providerUuid,
-    resources,
-  }));
-}
-
-function noValidHost(e: Explanation): string {
-  if (e.unsatisfiable) {
-    return `No valid host: ${e.unsatisfiable.plugin}: ${e.unsatisfiable.reason}`;
-  }
-  if (e.hostsIn === 0) {
-    return 'No valid host: no allocation candidates for the request';
-  }
-  const steps = e.filters.map((f) => `${f.plugin}: ${f.before} -> ${f.after}`).join(', ');
-  return `No valid host: ${steps}`;
 }

@@ -11,6 +11,7 @@ import { Project } from './project';
 import { QuotaLimit } from './quota-limit';
 import { ResourceClass } from './resource-class';
 import { ResourceProvider } from './resource-provider';
+import { ServerGroup, ServerGroupMember } from './server-group';
 import { Trait } from './trait';
 import { User } from './user';
 
@@ -30,6 +31,8 @@ export const entities = [
   ResourceProvider,
   ResourceProviderAggregate,
   ResourceProviderTrait,
+  ServerGroup,
+  ServerGroupMember,
   Trait,
   User,
 ];

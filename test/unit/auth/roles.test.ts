@@ -18,10 +18,14 @@ describe('roles', () => {
     expect(roleAllows(have, need)).toBe(want);
   });
 
-  it('classifies only allocation writes and scheduling below admin', () => {
+  it('classifies only allocation writes, scheduling and server groups below admin', () => {
     expect(Object.keys(MUTATION_ROLES).sort()).toEqual([
+      'addServerGroupMembers',
       'confirmMove',
+      'createServerGroup',
       'deleteAllocations',
+      'deleteServerGroup',
+      'removeServerGroupMembers',
       'revertMove',
       'schedule',
       'setAllocations',

@@ -1,0 +1,55 @@
+// Table tests for ServerGroupAffinityFilter (after nova/tests/unit/scheduler/filters/
+// test_affinity_filters.py TestGroupAffinityFilter): with members placed, only their hosts pass;
+// the first member goes anywhere; no group or another policy, every host passes.
+import { buildHostView, buildRequestSpec } from '../../src/scheduler/helpers';
+import type { ServerGroupView } from '../../src/scheduler/plugin-api';
+import { buildPlugin, verdictOf } from '../../test/support/plugin';
+import { create, NAME, REASON_NOT_GROUP_HOST } from './index';
+
+const plugin = buildPlugin(create, NAME);
+const host = buildHostView({ providers: [{ uuid: 'cn1', name: 'compute-1' }] });
+const group = (policy: ServerGroupView['policy'], hosts: Record<string, number>) => ({
+  uuid: 'g1',
+  policy,
+  maxServerPerHost: 1,
+  hosts,
+});
+
+describe(NAME, () => {
+  it.each<{ name: string; serverGroup?: ServerGroupView; want: boolean }>([
+    { name: 'passes without a server group', want: true },
+    {
+      name: 'passes for the first member (no member placed)',
+      serverGroup: group('affinity', {}),
+      want: true,
+    },
+    {
+      name: 'passes on a host running a member',
+      serverGroup: group('affinity', { cn1: 1 }),
+      want: true,
+    },
+    {
+      name: 'passes on one of several member hosts',
+      serverGroup: group('affinity', { cn2: 1, cn1: 2 }),
+      want: true,
+    },
+    { name: 'fails where no member runs', serverGroup: group('affinity', { cn2: 1 }), want: false },
+    {
+      name: 'ignores an anti-affinity group',
+      serverGroup: group('anti-affinity', { cn2: 1 }),
+      want: true,
+    },
+    {
+      name: 'ignores a soft-affinity group (a weigher handles it)',
+      serverGroup: group('soft-affinity', { cn2: 1 }),
+      want: true,
+    },
+  ])('$name', ({ serverGroup, want }) => {
+    const verdict = verdictOf(plugin, host, buildRequestSpec(serverGroup ? { serverGroup } : {}));
+    expect(verdict).toEqual(
+      want
+        ? { fits: true }
+        : { fits: false, reason: `${REASON_NOT_GROUP_HOST} g1 (its members run on cn2)` },
+    );
+  });
+});

@@ -1,0 +1,37 @@
+// ServerGroupAntiAffinityFilter: for a request into an `anti-affinity` server group
+// (ScheduleInput.group), a host passes while it runs fewer than `max_server_per_host` members
+// (default 1) (upstream: nova/scheduler/filters/affinity_filter.py ServerGroupAntiAffinityFilter).
+// Members count where they have allocations (request.serverGroup.hosts). `schedule` re-checks the
+// policy when it writes the claim, so racing schedulers never put two members on one host.
+import type { FilterFactory } from '../../src/scheduler/plugin-api';
+
+/** Nova-compatible name, as written in `enabledFilters`. */
+export const NAME = 'ServerGroupAntiAffinityFilter';
+/** Plugin kind. */
+export const kind = 'filter';
+/** Takes no configuration: any key given for it stops start-up. */
+export const CONFIG_KEYS: readonly string[] = [];
+
+/** Rejection: the host already runs as many members as the group allows. */
+export const REASON_GROUP_FULL = 'already runs';
+
+/** Creates the filter; it takes no configuration. */
+export const create: FilterFactory = () => ({
+  name: NAME,
+  kind,
+  onError: 'closed',
+  filter(host, req) {
+    const group = req.serverGroup;
+    if (group?.policy !== 'anti-affinity') {
+      return { fits: true };
+    }
+    const members = group.hosts[host.uuid] ?? 0;
+    if (members < group.maxServerPerHost) {
+      return { fits: true };
+    }
+    return {
+      fits: false,
+      reason: `${REASON_GROUP_FULL} ${members} member(s) of anti-affinity server group ${group.uuid} (max_server_per_host ${group.maxServerPerHost})`,
+    };
+  },
+});

@@ -1,0 +1,58 @@
+// Between the engine's answers and the scheduler's host views: allocation requests grouped by
+// the tree that hosts them, and the "No valid host" reason of an explanation.
+import { SHARING_TRAIT } from '../placement/allocation-candidates/capacity-index';
+import type {
+  AllocationRequest,
+  ProviderAllocation,
+} from '../placement/allocation-candidates/results';
+import type { AllocationRequestView } from './plugin-api';
+import type { Explanation } from './runtime/explanation';
+
+/**
+ * The host of an allocation request: the tree of its first non-sharing provider (sharing
+ * providers ride along); an all-sharing request is hosted by its first provider's tree.
+ */
+export function treeOf(
+  ar: AllocationRequest,
+  summaries: ReadonlyMap<string, { rootProviderUuid: string; traits: readonly string[] }>,
+): string {
+  for (const a of ar.allocations) {
+    const s = summaries.get(a.providerUuid);
+    if (s && !s.traits.includes(SHARING_TRAIT)) {
+      return s.rootProviderUuid;
+    }
+  }
+  const first = ar.allocations[0]!.providerUuid;
+  return summaries.get(first)?.rootProviderUuid ?? first;
+}
+
+/** The plugins' view of an allocation request. */
+export function toView(ar: AllocationRequest): AllocationRequestView {
+  const allocations: Record<string, Record<string, number>> = {};
+  for (const a of ar.allocations) {
+    allocations[a.providerUuid] = { ...a.resources };
+  }
+  return { allocations, mappings: ar.mappings };
+}
+
+/** Allocations as the claim writes them. */
+export function fromView(
+  allocations: Readonly<Record<string, Readonly<Record<string, number>>>>,
+): ProviderAllocation[] {
+  return Object.entries(allocations).map(([providerUuid, resources]) => ({
+    providerUuid,
+    resources,
+  }));
+}
+
+/** Why nothing was placed, from the explanation. */
+export function noValidHost(e: Explanation): string {
+  if (e.unsatisfiable) {
+    return `No valid host: ${e.unsatisfiable.plugin}: ${e.unsatisfiable.reason}`;
+  }
+  if (e.hostsIn === 0) {
+    return 'No valid host: no allocation candidates for the request';
+  }
+  const steps = e.filters.map((f) => `${f.plugin}: ${f.before} -> ${f.after}`).join(', ');
+  return `No valid host: ${steps}`;
+}

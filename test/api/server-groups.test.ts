@@ -1,0 +1,309 @@
+// Server groups through GraphQL: create / list / delete / members, `schedule` with `group` under
+// each policy (affinity on one host, anti-affinity on distinct hosts up to maxServerPerHost, soft
+// policies as preferences), bad input refused without a write, a project-scoped token kept to its
+// own project's groups, and the concurrency guarantee: 32 schedulers racing into one anti-affinity
+// group never put two members on one host (the claim re-checks the policy with the group locked).
+import { randomUUID } from 'node:crypto';
+import { createApp } from '../../src/app';
+import { createLogger } from '../../src/logger';
+import { createTestApp, createTestCache, type TestApp } from '../support/app';
+import { realPostgresIt, testDatabaseUrl } from '../support/db';
+import { buildResourceProvider } from '../support/factories';
+import { firstError, gql } from '../support/graphql';
+
+const CREATE = `mutation C($input: CreateServerGroupInput!) {
+  createServerGroup(input: $input) { uuid name projectId policy maxServerPerHost members }
+}`;
+const GROUP = `query G($uuid: ID!) {
+  serverGroup(uuid: $uuid) { uuid policy members hosts { host { uuid } members } }
+}`;
+const SCHEDULE = `mutation S($input: ScheduleInput!) {
+  schedule(input: $input) { selections { consumerUuid host { uuid } reason } }
+}`;
+const EXPLAIN = `query E($input: ScheduleInput!) {
+  explainPlacement(input: $input) {
+    selections { consumerUuid host { uuid } reason } filterSteps { filter before after }
+  }
+}`;
+
+const request = { groups: [{ resources: [{ resourceClass: 'VCPU', amount: 1 }] }] };
+const input = (group: string, consumerUuids = [randomUUID()], projectId = 'p') => ({
+  input: { consumerUuids, projectId, userId: 'u', request, group },
+});
+
+describe('server groups', () => {
+  let t: TestApp;
+  const hosts: string[] = [];
+
+  async function createGroup(policy: string, extra: object = {}, projectId = 'p') {
+    const r = await gql(t.app, CREATE, {
+      input: { name: `g-${policy}`, projectId, userId: 'u', policy, ...extra },
+    });
+    expect(r.errors).toBeUndefined();
+    return r.data.createServerGroup as { uuid: string; maxServerPerHost: number | null };
+  }
+
+  async function schedule(group: string, consumers = [randomUUID()]) {
+    const r = await gql(t.app, SCHEDULE, input(group, consumers));
+    expect(r.errors).toBeUndefined();
+    return r.data.schedule.selections as { host: { uuid: string } | null; reason: string | null }[];
+  }
+
+  async function members(uuid: string) {
+    const r = await gql(t.app, GROUP, { uuid });
+    expect(r.errors).toBeUndefined();
+    return r.data.serverGroup as {
+      members: string[];
+      hosts: { host: { uuid: string }; members: string[] }[];
+    };
+  }
+
+  beforeAll(async () => {
+    // As a Nova operator would: the soft weighers outweigh the default capacity weighers.
+    t = await createTestApp({
+      BERTH_SCHEDULER_CONFIG: JSON.stringify({
+        ServerGroupSoftAffinityWeigher: { multiplier: 10 },
+        ServerGroupSoftAntiAffinityWeigher: { multiplier: 10 },
+      }),
+    });
+    for (let i = 0; i < 4; i++) {
+      const rp = await buildResourceProvider(t.app.services, {
+        name: `grouped-${i}`,
+        inventories: [{ resourceClass: 'VCPU', total: 64 }],
+      });
+      hosts.push(rp.uuid);
+    }
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('creates, lists and deletes a group', async () => {
+    const g = await createGroup('ANTI_AFFINITY', { maxServerPerHost: 2 });
+    expect(g.maxServerPerHost).toBe(2);
+    const list = await gql(t.app, '{ serverGroups(projectId: "p") { uuid policy } }');
+    expect(list.data.serverGroups).toContainEqual({ uuid: g.uuid, policy: 'ANTI_AFFINITY' });
+    const del = await gql(t.app, 'mutation D($u: ID!) { deleteServerGroup(uuid: $u) }', {
+      u: g.uuid,
+    });
+    expect(del.data.deleteServerGroup).toBe(g.uuid);
+    expect((await gql(t.app, GROUP, { uuid: g.uuid })).data.serverGroup).toBeNull();
+  });
+
+  it.each([
+    [{ policy: 'AFFINITY', maxServerPerHost: 2 }, /anti-affinity policy only/],
+    [{ policy: 'ANTI_AFFINITY', maxServerPerHost: 0 }, /at least 1/],
+    [{ policy: 'AFFINITY', name: '' }, /1 to 255 characters/],
+  ])('refuses a bad group %o with a clear error', async (extra, message) => {
+    const r = await gql(t.app, CREATE, {
+      input: { name: 'bad', projectId: 'p', userId: 'u', ...extra },
+    });
+    expect(firstError(r)).toMatchObject({
+      code: 'berth.invalid_input',
+      message: expect.stringMatching(message),
+    });
+  });
+
+  it('affinity: every member on the first member’s host', async () => {
+    const g = await createGroup('AFFINITY');
+    const first = (await schedule(g.uuid))[0]!;
+    expect(first.host).not.toBeNull();
+    for (let i = 0; i < 4; i++) {
+      expect((await schedule(g.uuid))[0]!.host?.uuid).toBe(first.host!.uuid);
+    }
+    const m = await members(g.uuid);
+    expect(m.members).toHaveLength(5);
+    expect(m.hosts).toEqual([{ host: first.host, members: m.members.slice().sort() }]);
+  });
+
+  it('anti-affinity: one member per host, then no valid host naming the filter', async () => {
+    const g = await createGroup('ANTI_AFFINITY');
+    const placed = [];
+    for (let i = 0; i < hosts.length; i++) {
+      placed.push((await schedule(g.uuid))[0]!.host?.uuid);
+    }
+    expect(new Set(placed).size).toBe(hosts.length);
+    const fifth = (await schedule(g.uuid))[0]!;
+    expect(fifth.host).toBeNull();
+    expect(fifth.reason).toMatch(/ServerGroupAntiAffinityFilter: 4 -> 0/);
+  });
+
+  it('anti-affinity multi-create places each consumer on its own host, in explain too', async () => {
+    const g = await createGroup('ANTI_AFFINITY');
+    const consumers = [randomUUID(), randomUUID(), randomUUID()];
+    const explained = await gql(t.app, EXPLAIN, input(g.uuid, consumers));
+    expect(explained.errors).toBeUndefined();
+    const proposed = explained.data.explainPlacement.selections.map((s: any) => s.host.uuid);
+    expect(new Set(proposed).size).toBe(3);
+    const selections = await schedule(g.uuid, consumers);
+    expect(new Set(selections.map((s) => s.host?.uuid)).size).toBe(3);
+  });
+
+  it('anti-affinity with maxServerPerHost 2 allows two per host', async () => {
+    const g = await createGroup('ANTI_AFFINITY', { maxServerPerHost: 2 });
+    const placed = [];
+    for (let i = 0; i < hosts.length * 2; i++) {
+      placed.push((await schedule(g.uuid))[0]!.host!.uuid);
+    }
+    const perHost = new Map<string, number>();
+    for (const h of placed) {
+      perHost.set(h, (perHost.get(h) ?? 0) + 1);
+    }
+    expect([...perHost.values()]).toEqual([2, 2, 2, 2]);
+    expect((await schedule(g.uuid))[0]!.host).toBeNull();
+  });
+
+  it('soft-anti-affinity spreads while it can, then shares a host instead of failing', async () => {
+    const g = await createGroup('SOFT_ANTI_AFFINITY');
+    const placed = [];
+    for (let i = 0; i < hosts.length + 1; i++) {
+      placed.push((await schedule(g.uuid))[0]!.host?.uuid);
+    }
+    expect(new Set(placed.slice(0, hosts.length)).size).toBe(hosts.length);
+    expect(placed[hosts.length]).toBeDefined();
+  });
+
+  it('soft-affinity gathers members on one host', async () => {
+    const g = await createGroup('SOFT_AFFINITY');
+    const placed = [];
+    for (let i = 0; i < 3; i++) {
+      placed.push((await schedule(g.uuid))[0]!.host?.uuid);
+    }
+    expect(new Set(placed).size).toBe(1);
+  });
+
+  it('refuses an unknown group, another project’s group, and a consumer of another group', async () => {
+    const unknown = await gql(t.app, SCHEDULE, input(randomUUID()));
+    expect(firstError(unknown)?.code).toBe('berth.server_group.not_found');
+    const foreign = await createGroup('AFFINITY', {}, 'other-project');
+    const r = await gql(t.app, SCHEDULE, input(foreign.uuid));
+    expect(firstError(r)).toMatchObject({
+      code: 'berth.invalid_input',
+      message: expect.stringMatching(/another project/),
+    });
+    const a = await createGroup('SOFT_AFFINITY');
+    const b = await createGroup('SOFT_AFFINITY');
+    const consumer = randomUUID();
+    await schedule(a.uuid, [consumer]);
+    const twice = await gql(t.app, SCHEDULE, input(b.uuid, [consumer]));
+    expect(firstError(twice)?.code).toBe('berth.server_group.member_elsewhere');
+    expect((await members(b.uuid)).members).toEqual([]);
+  });
+
+  it('a rolled-back multi-create leaves no membership behind', async () => {
+    const g = await createGroup('ANTI_AFFINITY');
+    const consumers = Array.from({ length: hosts.length + 1 }, () => randomUUID());
+    const selections = await schedule(g.uuid, consumers);
+    expect(selections.every((s) => s.host === null)).toBe(true);
+    expect((await members(g.uuid)).members).toEqual([]);
+  });
+
+  describe('with tokens', () => {
+    let a: TestApp;
+    let scoped: string;
+    let admin: string;
+    const post = (query: string, variables: object, token: string) =>
+      gql(a.app, query, variables as Record<string, unknown>, { authorization: `Bearer ${token}` });
+
+    beforeAll(async () => {
+      a = await createTestApp({ BERTH_AUTH: 'on' });
+      admin = (await a.app.tokens.create({ role: 'admin' })).token;
+      scoped = (await a.app.tokens.create({ role: 'scheduler', project: 'proj-a' })).token;
+    });
+    afterAll(async () => {
+      await a.close();
+    });
+
+    it('keeps a project-scoped token to its own project’s groups', async () => {
+      const theirs = await post(
+        CREATE,
+        { input: { name: 'b', projectId: 'proj-b', userId: 'u', policy: 'AFFINITY' } },
+        admin,
+      );
+      const uuid = theirs.data.createServerGroup.uuid;
+      const create = await post(
+        CREATE,
+        { input: { name: 'x', projectId: 'proj-b', userId: 'u', policy: 'AFFINITY' } },
+        scoped,
+      );
+      expect(firstError(create)?.code).toBe('berth.forbidden');
+      const list = await post('{ serverGroups { uuid } }', {}, scoped);
+      expect(firstError(list)?.code).toBe('berth.forbidden');
+      for (const q of [GROUP, 'mutation D($uuid: ID!) { deleteServerGroup(uuid: $uuid) }']) {
+        expect(firstError(await post(q, { uuid }, scoped))?.code).toBe('berth.forbidden');
+      }
+      const own = await post(
+        CREATE,
+        { input: { name: 'a', projectId: 'proj-a', userId: 'u', policy: 'AFFINITY' } },
+        scoped,
+      );
+      expect(own.errors).toBeUndefined();
+      const mine = await post('{ serverGroups(projectId: "proj-a") { uuid } }', {}, scoped);
+      expect(mine.data.serverGroups).toEqual([{ uuid: own.data.createServerGroup.uuid }]);
+      const still = await post(GROUP, { uuid }, admin);
+      expect(still.data.serverGroup.uuid).toBe(uuid);
+    });
+  });
+
+  realPostgresIt(
+    '32 concurrent schedules into one anti-affinity group never share a host',
+    async () => {
+      // Four replicas over one database (each its own scheduler state: caches, in-flight host
+      // spreading), 8 callers each: only the claim-time check keeps the group apart.
+      const c = await createTestApp();
+      const replicas = await Promise.all(
+        [1, 2, 3].map(() =>
+          createApp(c.app.config, createLogger('silent'), {
+            dataSource: c.db.dataSource,
+            cache: createTestCache(),
+            changeChannel: `berth_changes_${c.db.schema}`,
+            listenUrl: testDatabaseUrl(),
+          }),
+        ),
+      );
+      try {
+        const many: string[] = [];
+        for (let i = 0; i < 40; i++) {
+          many.push(
+            (
+              await buildResourceProvider(c.app.services, {
+                name: `race-${i}`,
+                inventories: [{ resourceClass: 'VCPU', total: 64 }],
+              })
+            ).uuid,
+          );
+        }
+        const r = await gql(c.app, CREATE, {
+          input: { name: 'race', projectId: 'p', userId: 'u', policy: 'ANTI_AFFINITY' },
+        });
+        const group = r.data.createServerGroup.uuid;
+        const results = await Promise.all(
+          Array.from({ length: 32 }, (_, i) =>
+            gql([c.app, ...replicas][i % 4]!, SCHEDULE, input(group)),
+          ),
+        );
+        for (const res of results) {
+          expect(res.errors).toBeUndefined();
+        }
+        const placed = results
+          .map((res) => res.data.schedule.selections[0].host?.uuid)
+          .filter((h): h is string => Boolean(h));
+        // Every call placed (40 hosts for 32 members) and no host runs two.
+        expect(placed).toHaveLength(32);
+        expect(new Set(placed).size).toBe(32);
+        const rows: { host: string; n: string }[] = await c.app.services.dataSource.query(
+          `SELECT r.uuid AS host, count(DISTINCT m.consumer_uuid) AS n FROM server_group_members m
+         JOIN server_groups g ON g.id = m.group_id JOIN consumers co ON co.uuid = m.consumer_uuid
+         JOIN allocations a ON a.consumer_id = co.id JOIN resource_providers p ON p.id = a.resource_provider_id
+         JOIN resource_providers r ON r.id = p.root_provider_id WHERE g.uuid = $1 GROUP BY r.uuid`,
+          [group],
+        );
+        expect(rows).toHaveLength(32);
+        expect(rows.every((row) => Number(row.n) === 1)).toBe(true);
+      } finally {
+        await Promise.all(replicas.map((r) => r.close()));
+        await c.close();
+      }
+    },
+  );
+});

@@ -5,6 +5,7 @@ import { ConsumerMoves1764000000000 } from './1764000000000-ConsumerMoves';
 import { ApiTokens1764000000001 } from './1764000000001-ApiTokens';
 import { NoScopedAdminTokens1764100000000 } from './1764100000000-NoScopedAdminTokens';
 import { ServerGroups1764200000000 } from './1764200000000-ServerGroups';
+import { OpenStackRoles1764300000000 } from './1764300000000-OpenStackRoles';
 
 /** Every migration class, oldest first. */
 export const migrations = [
@@ -14,4 +15,5 @@ export const migrations = [
   ApiTokens1764000000001,
   NoScopedAdminTokens1764100000000,
   ServerGroups1764200000000,
+  OpenStackRoles1764300000000,
 ];

@@ -2,8 +2,15 @@
 // Keystone + oslo.policy). Every GraphQL Mutation field and REST policy action not listed here
 // needs `admin`, so a newly added mutation is admin-only until someone classifies it.
 
-/** Token roles, weakest first. */
-export const ROLES = ['reader', 'scheduler', 'admin'] as const;
+/**
+ * Token roles, weakest first. `member` reads its own project's usages, quota and allocations and
+ * nothing else (Keystone's project member / reader under Placement's default policy); `reader`
+ * reads everything; `scheduler` also places and claims; `service` is what Placement's default
+ * policy gives the roles `admin` and `service`: everything the Placement API allows (one
+ * credential for nova-compute and nova-scheduler); `admin` adds berth's own administration (quota
+ * limits, legacy import, scheduler reload and per-request plugin overrides).
+ */
+export const ROLES = ['member', 'reader', 'scheduler', 'service', 'admin'] as const;
 /** A token role. */
 export type Role = (typeof ROLES)[number];
 
@@ -22,6 +29,21 @@ export function roleAllows(have: Role, need: Role): boolean {
  * Anything absent needs `admin`.
  */
 export const MUTATION_ROLES: Readonly<Record<string, Role>> = {
+  // What the Placement API allows `service` (nova-compute's provider tree, reshapes).
+  createResourceProvider: 'service',
+  updateResourceProvider: 'service',
+  deleteResourceProvider: 'service',
+  setInventories: 'service',
+  deleteInventory: 'service',
+  setProviderTraits: 'service',
+  setProviderAggregates: 'service',
+  setAggregateMetadata: 'service',
+  createTrait: 'service',
+  deleteTrait: 'service',
+  createResourceClass: 'service',
+  deleteResourceClass: 'service',
+  reshape: 'service',
+  // Placing and claiming (nova-scheduler, conductor).
   setAllocations: 'scheduler',
   deleteAllocations: 'scheduler',
   schedule: 'scheduler',
@@ -85,10 +107,29 @@ export function adminOnlyArgument(field: string, args: Readonly<Record<string, u
   return null;
 }
 
+/**
+ * Query fields a `member` may run: its own project's quota, usages and consumers with their
+ * allocations (the project is checked against the arguments: PROJECT_SCOPED_QUERIES), plus the
+ * server's version and introspection.
+ */
+export const MEMBER_QUERIES: ReadonlySet<string> = new Set([
+  'quota',
+  'usages',
+  'consumers',
+  'consumer',
+  'version',
+  '__typename',
+  '__schema',
+  '__type',
+]);
+
 /** The role a GraphQL root field needs. */
-export function roleForOperation(operation: 'query' | 'mutation' | 'subscription', field: string) {
+export function roleForOperation(
+  operation: 'query' | 'mutation' | 'subscription',
+  field: string,
+): Role {
   if (operation === 'query') {
-    return 'reader' satisfies Role;
+    return MEMBER_QUERIES.has(field) ? 'member' : 'reader';
   }
   if (operation === 'mutation') {
     return MUTATION_ROLES[field] ?? 'admin';
@@ -104,15 +145,58 @@ const REST_SCHEDULER_ACTIONS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * The role a REST policy action needs: reads (`…:list`, `…:show`, usages, candidates) need
- * `reader`, allocation writes `scheduler`, everything else `admin`.
+ * REST actions a `member` may take: its own project's usages and its own consumers' allocations
+ * (the handlers check the project: src/rest/project-reads.ts).
+ */
+export const REST_MEMBER_ACTIONS: ReadonlySet<string> = new Set([
+  'placement:usages',
+  'placement:allocations:list',
+]);
+
+/**
+ * The role a REST policy action needs, as Placement's default policy: a member's own usages and
+ * allocations need `member`, other reads (`…:list`, `…:show`, usages, candidates) `reader`,
+ * allocation writes `scheduler`, everything else (providers, inventories, traits, aggregates,
+ * resource classes, reshape) `service` — the REST facade has nothing only berth's admin may do.
  */
 export function roleForRestAction(action: string): Role {
   if (REST_SCHEDULER_ACTIONS.has(action)) {
     return 'scheduler';
   }
-  if (/:(list|show|usages)$/.test(action) || action === 'placement:usages') {
+  if (REST_MEMBER_ACTIONS.has(action)) {
+    return 'member';
+  }
+  if (/:(list|show|usages)$/.test(action)) {
     return 'reader';
   }
-  return 'admin';
+  return 'service';
+}
+
+/** A caller as a Keystone token describes it: its role names and the project it is scoped to. */
+export interface KeystoneIdentity {
+  readonly roles: readonly string[];
+  /** The token's project (project-scoped token), or null (system- or domain-scoped, unscoped). */
+  readonly projectId: string | null;
+}
+
+/**
+ * The berth role and project a Keystone token stands for, as Placement's default policy reads
+ * it: `admin` (any scope) may do everything, `service` everything the Placement API allows, a
+ * project-scoped `member` or `reader` may read its own project's usages, quota and allocations
+ * and nothing else (berth role `member` scoped to the project); anything else, null (refused).
+ */
+export function roleOfKeystone(
+  identity: KeystoneIdentity,
+): { readonly role: Role; readonly project: string | null } | null {
+  const roles = new Set(identity.roles.map((r) => r.toLowerCase()));
+  if (roles.has('admin')) {
+    return { role: 'admin', project: null };
+  }
+  if (roles.has('service')) {
+    return { role: 'service', project: null };
+  }
+  if ((roles.has('member') || roles.has('reader')) && identity.projectId) {
+    return { role: 'member', project: identity.projectId };
+  }
+  return null;
 }

@@ -21,7 +21,7 @@ export interface TokenRecord extends TokenInfo {
   readonly secretSha256: string;
 }
 
-/** The token's role is not one of admin, scheduler, reader. */
+/** The token's role is not one of admin, service, scheduler, reader, member. */
 export class InvalidRoleError extends Error {}
 
 function toRecord(row: ApiToken): TokenRecord {
@@ -57,12 +57,17 @@ export class TokenStore {
   }): Promise<{ token: string; info: TokenInfo }> {
     if (!isRole(opts.role)) {
       throw new InvalidRoleError(
-        `unknown role '${opts.role}': expected admin, scheduler or reader`,
+        `unknown role '${opts.role}': expected admin, service, scheduler, reader or member`,
       );
     }
-    if (opts.role === 'admin' && opts.project) {
+    if (opts.role === 'member' && !opts.project) {
       throw new InvalidRoleError(
-        'admin tokens cannot be scoped to a project: admin operations (providers, inventories, quota limits, reshape) are cloud-wide; create a scheduler or reader token for the project',
+        "member tokens read one project's usages, quota and allocations: give the project (--project)",
+      );
+    }
+    if ((opts.role === 'admin' || opts.role === 'service') && opts.project) {
+      throw new InvalidRoleError(
+        `${opts.role} tokens cannot be scoped to a project: ${opts.role} operations (providers, inventories, reshape${opts.role === 'admin' ? ', quota limits' : ''}) are cloud-wide; create a scheduler or reader token for the project`,
       );
     }
     const t = generateToken();

@@ -41,7 +41,10 @@ export function registerTokenCommand(program: Command): void {
   token
     .command('create')
     .description('create a token and print it (shown once; only its hash is stored)')
-    .requiredOption('--role <role>', 'admin | scheduler | reader')
+    .requiredOption(
+      '--role <role>',
+      'admin | service | scheduler | reader | member (member needs --project)',
+    )
     .option('--project <project>', 'scope allocation writes to this project')
     .option('--name <name>', 'a label for `token list`')
     .action(async (opts: { role: string; project?: string; name?: string }) => {

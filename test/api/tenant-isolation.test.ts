@@ -304,7 +304,7 @@ describe('tenant isolation (GraphQL, BERTH_AUTH=on)', () => {
         `INSERT INTO api_tokens (id, name, role, project, secret_sha256)
          VALUES ('0123456789abcdef', '', 'admin', 'proj-a', repeat('0', 64))`,
       ),
-    ).rejects.toThrow(/CHK_api_tokens_admin_unscoped/);
+    ).rejects.toThrow(/CHK_api_tokens_unscoped_roles/);
   });
 
   describe('scheduler filter overrides are admin-only', () => {

@@ -60,7 +60,9 @@ describe('berth token', () => {
     expect((await berth(['token', 'revoke', id], dataDir)).out.trim()).toBe(`revoked ${id}`);
     const bad = await berth(['token', 'create', '--role', 'root'], dataDir);
     expect(bad.code).toBe(1);
-    expect(bad.err.trim()).toBe("berth: unknown role 'root': expected admin, scheduler or reader");
+    expect(bad.err.trim()).toBe(
+      "berth: unknown role 'root': expected admin, service, scheduler, reader or member",
+    );
     const scopedAdmin = await berth(
       ['token', 'create', '--role', 'admin', '--project', 'p1'],
       dataDir,

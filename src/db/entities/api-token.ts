@@ -3,10 +3,11 @@ import { Check, Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm'
 
 /** Row of `api_tokens`: one API token, identified by the public id embedded in the token. */
 @Entity('api_tokens')
-@Check('CHK_api_tokens_role', `"role" IN ('admin', 'scheduler', 'reader')`)
+@Check('CHK_api_tokens_role', `"role" IN ('admin', 'service', 'scheduler', 'reader', 'member')`)
+@Check('CHK_api_tokens_member_scoped', `"role" <> 'member' OR "project" IS NOT NULL`)
 @Check(
-  'CHK_api_tokens_admin_unscoped',
-  `"role" <> 'admin' OR "project" IS NULL OR "revoked_at" IS NOT NULL`,
+  'CHK_api_tokens_unscoped_roles',
+  `"role" NOT IN ('admin', 'service') OR "project" IS NULL OR "revoked_at" IS NOT NULL`,
 )
 export class ApiToken {
   @PrimaryColumn({ type: 'varchar', length: 32, primaryKeyConstraintName: 'PK_api_tokens' })
@@ -15,7 +16,7 @@ export class ApiToken {
   @Column({ type: 'varchar', length: 255 })
   name: string;
 
-  /** admin | scheduler | reader. */
+  /** admin | service | scheduler | reader | member. */
   @Column({ type: 'varchar', length: 16 })
   role: string;
 

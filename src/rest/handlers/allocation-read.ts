@@ -3,6 +3,7 @@
 // list_for_consumer, list_for_resource_provider and their _serialize_* helpers).
 import type { AllocationRecord } from '../../placement/types';
 import type { Services } from '../../services';
+import { ownProjectOrThrow } from '../policy';
 import type { RestRequest } from '../request';
 import { jsonResponse, type RestResponse, withCacheHeaders } from '../response';
 import { providerOrThrow } from './provider-lookup';
@@ -12,6 +13,7 @@ export async function listForConsumer(req: RestRequest, svc: Services): Promise<
   req.checkAcceptOrThrow();
   req.authorizeOrThrow('placement:allocations:list');
   const consumer = await svc.allocations.findConsumer(req.param('consumer_uuid'));
+  ownProjectOrThrow(req.caller, 'placement:allocations:list', consumer?.projectId ?? null);
   const allocations: readonly AllocationRecord[] = consumer
     ? await svc.allocations.byConsumerIds([consumer.id])
     : [];

@@ -3,6 +3,7 @@
 import type { UsageRecord } from '../../placement/types';
 import type { Services } from '../../services';
 import { mapDomainErrors } from '../domain-errors';
+import { ownProjectOrThrow } from '../policy';
 import type { RestRequest } from '../request';
 import { jsonResponse, type RestResponse, withCacheHeaders } from '../response';
 import { GET_USAGES_SCHEMA_1_9, GET_USAGES_SCHEMA_V1_38 } from '../schemas/usage';
@@ -37,6 +38,7 @@ export async function getTotalUsages(req: RestRequest, svc: Services): Promise<R
   const userId = q.get('user_id');
   const consumerType = q.get('consumer_type');
   req.authorizeOrThrow('placement:usages');
+  ownProjectOrThrow(req.caller, 'placement:usages', projectId ?? null);
   const byType = req.matches('1.38');
   q.validateOrThrow(byType ? GET_USAGES_SCHEMA_V1_38 : GET_USAGES_SCHEMA_1_9);
   const report = await mapDomainErrors(() =>

@@ -5,6 +5,7 @@ import {
   roleAllows,
   roleForOperation,
   roleForRestAction,
+  roleOfKeystone,
 } from '../../../src/auth/roles';
 
 describe('roles', () => {
@@ -18,24 +19,40 @@ describe('roles', () => {
     expect(roleAllows(have, need)).toBe(want);
   });
 
-  it('classifies only allocation writes, scheduling and server groups below admin', () => {
+  it('leaves to admin only what the Placement API does not do', () => {
     expect(Object.keys(MUTATION_ROLES).sort()).toEqual([
       'addServerGroupMembers',
       'confirmMove',
+      'createResourceClass',
+      'createResourceProvider',
       'createServerGroup',
+      'createTrait',
       'deleteAllocations',
+      'deleteInventory',
+      'deleteResourceClass',
+      'deleteResourceProvider',
       'deleteServerGroup',
+      'deleteTrait',
       'removeServerGroupMembers',
+      'reshape',
       'revertMove',
       'schedule',
+      'setAggregateMetadata',
       'setAllocations',
+      'setInventories',
+      'setProviderAggregates',
+      'setProviderTraits',
+      'updateResourceProvider',
     ]);
   });
 
   it.each([
     { op: 'query', field: 'resourceProviders', want: 'reader' },
     { op: 'mutation', field: 'setAllocations', want: 'scheduler' },
-    { op: 'mutation', field: 'createTrait', want: 'admin' },
+    { op: 'query', field: 'usages', want: 'member' },
+    { op: 'mutation', field: 'createTrait', want: 'service' },
+    { op: 'mutation', field: 'setQuotaLimits', want: 'admin' },
+    { op: 'mutation', field: 'reloadScheduler', want: 'admin' },
     { op: 'mutation', field: 'someMutationAddedTomorrow', want: 'admin' },
     { op: 'subscription', field: 'anything', want: 'reader' },
   ] as const)('$op $field needs $want', ({ op, field, want }) => {
@@ -45,16 +62,30 @@ describe('roles', () => {
   it.each([
     { action: 'placement:resource_providers:list', want: 'reader' },
     { action: 'placement:resource_providers:inventories:show', want: 'reader' },
-    { action: 'placement:usages', want: 'reader' },
+    { action: 'placement:usages', want: 'member' },
+    { action: 'placement:allocations:list', want: 'member' },
     { action: 'placement:resource_providers:usages', want: 'reader' },
     { action: 'placement:allocation_candidates:list', want: 'reader' },
     { action: 'placement:allocations:update', want: 'scheduler' },
     { action: 'placement:allocations:manage', want: 'scheduler' },
     { action: 'placement:allocations:delete', want: 'scheduler' },
-    { action: 'placement:traits:update', want: 'admin' },
-    { action: 'placement:reshaper:reshape', want: 'admin' },
-    { action: 'placement:new:thing', want: 'admin' },
+    { action: 'placement:traits:update', want: 'service' },
+    { action: 'placement:reshaper:reshape', want: 'service' },
+    { action: 'placement:new:thing', want: 'service' },
   ])('REST $action needs $want', ({ action, want }) => {
     expect(roleForRestAction(action)).toBe(want);
+  });
+
+  it.each([
+    { roles: ['admin'], projectId: 'p', want: { role: 'admin', project: null } },
+    { roles: ['Admin', 'member'], projectId: null, want: { role: 'admin', project: null } },
+    { roles: ['service'], projectId: 'service', want: { role: 'service', project: null } },
+    { roles: ['member', 'reader'], projectId: 'p', want: { role: 'member', project: 'p' } },
+    { roles: ['reader'], projectId: 'p', want: { role: 'member', project: 'p' } },
+    { roles: ['member'], projectId: null, want: null },
+    { roles: ['heat_stack_owner'], projectId: 'p', want: null },
+    { roles: [], projectId: 'p', want: null },
+  ])('Keystone roles $roles in project $projectId are $want', ({ roles, projectId, want }) => {
+    expect(roleOfKeystone({ roles, projectId })).toEqual(want);
   });
 });

@@ -10,12 +10,12 @@ export class OpenStackRoles1764300000000 implements MigrationInterface {
   name = 'OpenStackRoles1764300000000';
 
   public async up(q: QueryRunner): Promise<void> {
-    await q.query('ALTER TABLE api_tokens DROP CONSTRAINT "CHK_api_tokens_role"');
+    await q.query('ALTER TABLE api_tokens DROP CONSTRAINT IF EXISTS "CHK_api_tokens_role"');
     await q.query(`ALTER TABLE api_tokens ADD CONSTRAINT "CHK_api_tokens_role"
       CHECK ("role" IN ('admin', 'service', 'scheduler', 'reader', 'member'))`);
     await q.query(`ALTER TABLE api_tokens ADD CONSTRAINT "CHK_api_tokens_member_scoped"
       CHECK ("role" <> 'member' OR "project" IS NOT NULL)`);
-    await q.query('ALTER TABLE api_tokens DROP CONSTRAINT "CHK_api_tokens_admin_unscoped"');
+    await q.query('ALTER TABLE api_tokens DROP CONSTRAINT IF EXISTS "CHK_api_tokens_admin_unscoped"');
     await q.query(`ALTER TABLE api_tokens ADD CONSTRAINT "CHK_api_tokens_unscoped_roles"
       CHECK ("role" NOT IN ('admin', 'service') OR "project" IS NULL OR "revoked_at" IS NOT NULL)`);
   }
@@ -29,7 +29,7 @@ export class OpenStackRoles1764300000000 implements MigrationInterface {
     await q.query('ALTER TABLE api_tokens DROP CONSTRAINT "CHK_api_tokens_unscoped_roles"');
     await q.query(`ALTER TABLE api_tokens ADD CONSTRAINT "CHK_api_tokens_admin_unscoped"
       CHECK ("role" <> 'admin' OR "project" IS NULL OR "revoked_at" IS NOT NULL)`);
-    await q.query('ALTER TABLE api_tokens DROP CONSTRAINT "CHK_api_tokens_role"');
+    await q.query('ALTER TABLE api_tokens DROP CONSTRAINT IF EXISTS "CHK_api_tokens_role"');
     await q.query(`ALTER TABLE api_tokens ADD CONSTRAINT "CHK_api_tokens_role"
       CHECK ("role" IN ('admin', 'scheduler', 'reader'))`);
   }

@@ -4,7 +4,7 @@
 import type { EntityManager } from 'typeorm';
 import type { AllocationWriteOptions, ConsumerAllocationsInput } from './allocation-write';
 import { ensureOwners, INCOMPLETE_CONSUMER_ID, type OwnerIds } from './consumer';
-import { ConcurrentUpdateError } from './errors';
+import { ConcurrentUpdateError, withPlacementMessage } from './errors';
 
 /** A consumer locked for this transaction. */
 export interface LockedConsumer {
@@ -33,9 +33,13 @@ export function ensureOwnersOf(
   );
 }
 
+/** The generation conflict; Placement's words print a missing generation as Python's `None`. */
 const conflict = (expected: number | null, got: number | null | undefined) =>
-  new ConcurrentUpdateError(
-    `consumer generation conflict - expected ${expected} but got ${got ?? null}`,
+  withPlacementMessage(
+    new ConcurrentUpdateError(
+      `consumer generation conflict - expected ${expected} but got ${got ?? null}`,
+    ),
+    `consumer generation conflict - expected ${expected} but got ${got ?? 'None'}`,
   );
 
 /**

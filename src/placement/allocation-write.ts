@@ -7,7 +7,7 @@ import type { EntityManager } from 'typeorm';
 import { rowsOf } from '../db/rows';
 import type { LockedConsumer } from './allocation-consumers';
 import { assertConsumerTypeOrThrow } from './consumer';
-import { BadRequestError, ConflictError, ErrorCode } from './errors';
+import { BadRequestError, ConflictError, ErrorCode, withPlacementMessage } from './errors';
 import { incrementGenerationsById } from './generation';
 import { classIdsOrThrow } from './inventory';
 import { capacityOf, type InventoryColumns } from './types';
@@ -240,9 +240,13 @@ export async function insertAllocations(
       );
     }
     if (f.used < row.min_unit || f.used > row.max_unit || f.used % row.step_size !== 0) {
-      throw new ConflictError(
-        `Unable to allocate inventory: Unable to create allocation for '${f.rc}' on resource provider '${f.providerUuid}'. The requested amount would violate inventory constraints (min_unit ${row.min_unit}, max_unit ${row.max_unit}, step_size ${row.step_size}; requested ${f.used}).`,
-        ErrorCode.ALLOCATION_OUTSIDE_UNITS,
+      const base = `Unable to allocate inventory: Unable to create allocation for '${f.rc}' on resource provider '${f.providerUuid}'. The requested amount would violate inventory constraints`;
+      throw withPlacementMessage(
+        new ConflictError(
+          `${base} (min_unit ${row.min_unit}, max_unit ${row.max_unit}, step_size ${row.step_size}; requested ${f.used}).`,
+          ErrorCode.ALLOCATION_OUTSIDE_UNITS,
+        ),
+        `${base}.`,
       );
     }
     requested.set(key, (requested.get(key) ?? 0) + f.used);
@@ -252,9 +256,13 @@ export async function insertAllocations(
     const row = inv.get(key)!;
     const cap = (row.total - row.reserved) * row.allocation_ratio;
     if (row.used + requested.get(key)! > cap) {
-      throw new ConflictError(
-        `Unable to allocate inventory: Unable to create allocation for '${f.rc}' on resource provider '${f.providerUuid}'. The requested amount would exceed the capacity (capacity ${capacityOf({ total: row.total, reserved: row.reserved, allocationRatio: row.allocation_ratio })}, used ${row.used}, requested ${requested.get(key)}).`,
-        ErrorCode.ALLOCATION_EXCEEDS_CAPACITY,
+      const base = `Unable to allocate inventory: Unable to create allocation for '${f.rc}' on resource provider '${f.providerUuid}'. The requested amount would exceed the capacity`;
+      throw withPlacementMessage(
+        new ConflictError(
+          `${base} (capacity ${capacityOf({ total: row.total, reserved: row.reserved, allocationRatio: row.allocation_ratio })}, used ${row.used}, requested ${requested.get(key)}).`,
+          ErrorCode.ALLOCATION_EXCEEDS_CAPACITY,
+        ),
+        `${base}.`,
       );
     }
   }

@@ -86,6 +86,11 @@ export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 406 | 409 | 413 | 415 | 
 export class PlacementError extends Error {
   readonly code: ErrorCode;
   readonly status: ErrorStatus;
+  /**
+   * Placement's exact wording when `message` adds berth's detail to it (the REST facade sends
+   * this one; GraphQL sends `message`). Undefined when `message` is already Placement's.
+   */
+  placementMessage?: string;
   constructor(message: string, status: ErrorStatus, code: ErrorCode = ErrorCode.DEFAULT) {
     super(message);
     this.name = new.target.name;
@@ -155,6 +160,12 @@ export class UnavailableError extends PlacementError {
   constructor(message: string) {
     super(message, 503, ErrorCode.UNAVAILABLE);
   }
+}
+
+/** Sets `e.placementMessage` (Placement's wording of berth's more detailed message); returns `e`. */
+export function withPlacementMessage<E extends PlacementError>(e: E, message: string): E {
+  e.placementMessage = message;
+  return e;
 }
 
 /** True when `e` is a domain error (safe to show to clients). */

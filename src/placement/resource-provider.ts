@@ -368,16 +368,7 @@ export class ResourceProviderService {
           ErrorCode.RESOURCE_PROVIDER_NOT_FOUND,
         );
       }
-      const used: unknown[] = await em.query(
-        'SELECT 1 FROM allocations WHERE resource_provider_id = $1 LIMIT 1',
-        [rp.id],
-      );
-      if (used.length > 0) {
-        throw new ConflictError(
-          `Unable to delete resource provider ${id}: Resource provider has allocations.`,
-          ErrorCode.PROVIDER_IN_USE,
-        );
-      }
+      // Children first, then allocations: Placement's order (ResourceProvider._delete).
       const children: unknown[] = await em.query(
         'SELECT 1 FROM resource_providers WHERE parent_provider_id = $1 LIMIT 1',
         [rp.id],
@@ -386,6 +377,16 @@ export class ResourceProviderService {
         throw new ConflictError(
           `Unable to delete parent resource provider ${id}: It has child resource providers.`,
           ErrorCode.PROVIDER_CANNOT_DELETE_PARENT,
+        );
+      }
+      const used: unknown[] = await em.query(
+        'SELECT 1 FROM allocations WHERE resource_provider_id = $1 LIMIT 1',
+        [rp.id],
+      );
+      if (used.length > 0) {
+        throw new ConflictError(
+          `Unable to delete resource provider ${id}: Resource provider has allocations.`,
+          ErrorCode.PROVIDER_IN_USE,
         );
       }
       await em.query('DELETE FROM resource_providers WHERE id = $1', [rp.id]);

@@ -6,10 +6,24 @@ import { HttpError } from './http-error';
 /** Per-status rewording: receives the domain error, returns the HTTP error to send. */
 export type ErrorMapping = Partial<Record<number, (e: PlacementError) => HttpError>>;
 
-/** The HTTP error for `e`: status, message and code of the domain error unless remapped. */
+/**
+ * `e` as Placement words it: a copy whose `message` is `e.placementMessage` when the domain
+ * added berth's detail to Placement's message (GraphQL keeps the detailed one), else `e`.
+ */
+export function inPlacementWords(e: PlacementError): PlacementError {
+  if (e.placementMessage === undefined) {
+    return e;
+  }
+  const copy = Object.assign(Object.create(Object.getPrototypeOf(e)) as PlacementError, e);
+  Object.defineProperty(copy, 'message', { value: e.placementMessage });
+  return copy;
+}
+
+/** The HTTP error for `e`: status, message (Placement's words) and code unless remapped. */
 export function toHttpError(e: PlacementError, mapping: ErrorMapping = {}): HttpError {
+  const placed = inPlacementWords(e);
   const remap = mapping[e.status];
-  return remap ? remap(e) : new HttpError(e.status, e.message, e.code);
+  return remap ? remap(placed) : new HttpError(e.status, placed.message, e.code);
 }
 
 /**

@@ -12,11 +12,15 @@ export interface TemplateEnv {
 /** A webob body template: the error's detail and the request's environment -> raw body. */
 type Template = (detail: string, env: TemplateEnv) => string;
 
-/** webob's default: explanation, two breaks, detail. */
+/**
+ * webob's default template, `${explanation}<br /><br />\n${detail}\n${html_comment}\n` with an
+ * empty comment (Placement moves the comment into `code`): after strip_tags the detail reads
+ * 'explanation\n\n detail  ' (two trailing spaces).
+ */
 const explained =
   (explanation: string): Template =>
   (detail) =>
-    `${explanation}<br /><br />\n${detail}\n`;
+    `${explanation}<br /><br />\n${detail}\n\n`;
 
 /** Status -> [title, body template] as webob.exc defines them. */
 const WEBOB: Readonly<Record<number, readonly [string, Template]>> = {
@@ -95,6 +99,13 @@ export class HttpError extends Error {
   readonly detail: string;
   readonly code: string;
   readonly headers: Readonly<Record<string, string>>;
+  /**
+   * True when Placement raises this error outside its handlers (no route, a policy refusal,
+   * an object's NotFound the handler does not catch, the content-type check): such errors pass
+   * through the microversion middleware as exceptions, which adds `openstack-api-version` but
+   * not `vary` (microversion_parse.middleware).
+   */
+  outsideHandler = false;
   constructor(
     status: number,
     detail = '',
@@ -108,6 +119,12 @@ export class HttpError extends Error {
     this.code = code;
     this.headers = headers;
   }
+}
+
+/** Marks `err` as raised outside Placement's handlers (no `vary` header); returns it. */
+export function outsideHandler(err: HttpError): HttpError {
+  err.outsideHandler = true;
+  return err;
 }
 
 /** 400 Bad Request. */

@@ -5,7 +5,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { valueHasNul } from '../nul';
 import { acceptableOffers } from './accept';
 import type { RestCaller } from './auth';
-import { badRequest, HttpError } from './http-error';
+import { badRequest, HttpError, outsideHandler } from './http-error';
 import { type Schema, validateSchema } from './json-schema';
 import type { Microversion } from './microversion';
 import { authorizeOrThrow } from './policy';
@@ -49,6 +49,11 @@ export class RestRequest {
   get caller(): RestCaller {
     return this.init.caller;
   }
+  /** The raw request body. */
+  get body(): Buffer {
+    return this.init.body;
+  }
+
   get headers(): IncomingHttpHeaders {
     return this.init.headers;
   }
@@ -99,7 +104,12 @@ export class RestRequest {
 
   /** @throws HttpError 403 unless policy allows `action` (context.can). */
   authorizeOrThrow(action: string): void {
-    authorizeOrThrow(this.init.caller, action);
+    try {
+      authorizeOrThrow(this.init.caller, action);
+    } catch (err) {
+      // Placement's PolicyNotAuthorized becomes a 403 outside the handler (no `vary`).
+      throw err instanceof HttpError ? outsideHandler(err) : err;
+    }
   }
 
   /**

@@ -1,7 +1,7 @@
 // Matching paths against the route table: 404 for unknown paths, 405 with Allow for unknown
 // methods (upstream: placement/handler.py make_map / dispatch / handle_405).
 import type { Services } from '../services';
-import { HttpError } from './http-error';
+import { HttpError, outsideHandler } from './http-error';
 import type { RestRequest } from './request';
 import type { RestResponse } from './response';
 
@@ -73,7 +73,7 @@ export class RouteTable {
       }
       return { handler, params };
     }
-    throw new HttpError(404);
+    throw outsideHandler(new HttpError(404));
   }
 
   private bind(template: readonly string[], parts: readonly string[]) {

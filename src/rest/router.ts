@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type AdmissionDeps, admitToken } from '../auth/admission';
-import type { Authenticator, Principal } from '../auth/authenticator';
+import type { Principal, TokenVerifier } from '../auth/authenticator';
 import { RateLimiter } from '../auth/rate-limiter';
 import type { Config } from '../config';
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailableError } from '../db/unavailable';
@@ -18,7 +18,7 @@ import type { Services } from '../services';
 import { authenticate, type RestCaller } from './auth';
 import { toHttpError } from './domain-errors';
 import { type ErrorContext, errorResponse } from './error-response';
-import { badRequest, HttpError } from './http-error';
+import { badRequest, HttpError, outsideHandler } from './http-error';
 import {
   type Microversion,
   negotiateVersionOrThrow,
@@ -80,9 +80,33 @@ function absoluteLocation(req: IncomingMessage, r: RestResponse): RestResponse {
   return { ...r, headers: { ...r.headers, location: `${proto || 'http'}://${host}${location}` } };
 }
 
+/**
+ * Header names as Placement's responses spell them: webob's Response properties write
+ * `Content-Type`, `Location`, `Cache-Control`, `Last-Modified` (and uWSGI `Content-Length`);
+ * the headers Placement's middleware adds by name stay lower case (`openstack-api-version`,
+ * `vary`, `x-openstack-request-id`, `allow`). HTTP/1.1 names are case-insensitive, but some
+ * clients compare them as written.
+ */
+const WEBOB_CASE: Readonly<Record<string, string>> = {
+  'content-type': 'Content-Type',
+  location: 'Location',
+  'cache-control': 'Cache-Control',
+  'last-modified': 'Last-Modified',
+};
+
 function send(res: ServerResponse, r: RestResponse, extra: Record<string, string>): void {
-  res.writeHead(r.status, { ...r.headers, ...extra });
-  res.end(r.body ?? '');
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries({ ...r.headers, ...extra })) {
+    headers[WEBOB_CASE[name] ?? name] = value;
+  }
+  const body = r.body ?? '';
+  if (r.status !== 204 && r.status !== 304) {
+    headers['Content-Length'] = String(
+      typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength,
+    );
+  }
+  res.writeHead(r.status, headers);
+  res.end(body);
 }
 
 /** Builds the facade over `services`, mounted at config.restPrefix ('' = at '/'). */
@@ -91,7 +115,7 @@ export function createRestRouter(deps: {
   config: Config;
   log: Logger;
   /** Token verification in token mode; undefined = auth off. */
-  authenticator?: Authenticator;
+  authenticator?: TokenVerifier;
   /** Rate limits of token mode (src/auth/rate-limiter.ts); absent = unlimited. */
   limiter?: RateLimiter;
 }): RestRouter {
@@ -179,7 +203,9 @@ export function createRestRouter(deps: {
     }
     const clen = Number(headers['content-length'] ?? 0);
     if (clen > 0 && !headers['content-type']) {
-      throw new HttpError(400, 'content-type header required when content-length > 0');
+      throw outsideHandler(
+        new HttpError(400, 'content-type header required when content-length > 0'),
+      );
     }
     const method = req.method ?? 'GET';
     const { handler, params } = table.matchOrThrow(method, path);
@@ -216,10 +242,14 @@ export function createRestRouter(deps: {
       requestId: `req-${randomUUID()}`,
     };
     const idHeader = { 'x-openstack-request-id': ctx.requestId };
-    const versionHeaders = (): Record<string, string> =>
-      ctx.version
-        ? { [VERSION_HEADER]: `${SERVICE_TYPE} ${ctx.version}`, vary: VERSION_HEADER }
-        : {};
+    // `vary` only on responses of Placement's handlers (errors raised outside them get the
+    // version header alone, see HttpError.outsideHandler).
+    const versionHeaders = (vary = true): Record<string, string> =>
+      !ctx.version
+        ? {}
+        : vary
+          ? { [VERSION_HEADER]: `${SERVICE_TYPE} ${ctx.version}`, vary: VERSION_HEADER }
+          : { [VERSION_HEADER]: `${SERVICE_TYPE} ${ctx.version}` };
     serve(req, path, search, ctx).then(
       (r) => send(res, absoluteLocation(req, r), { ...versionHeaders(), ...idHeader }),
       (err: unknown) => {
@@ -248,7 +278,10 @@ export function createRestRouter(deps: {
           // noauth2's 401 is webob's own response, not Placement's error document.
           plainWebob: httpErr.status === 401 && deps.config.restAuth === 'noauth2',
         };
-        const extra = httpErr.status === 500 ? idHeader : { ...versionHeaders(), ...idHeader };
+        const extra =
+          httpErr.status === 500
+            ? idHeader
+            : { ...versionHeaders(!httpErr.outsideHandler), ...idHeader };
         if (!res.headersSent) {
           send(res, errorResponse(httpErr, errCtx), extra);
         }

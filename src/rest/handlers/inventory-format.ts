@@ -2,6 +2,8 @@
 // (upstream: placement/handlers/inventory.py _extract_inventory, _serialize_inventory).
 import type { InventoryInput } from '../../placement/inventory-rules';
 import type { InventoryRecord } from '../../placement/types';
+import { jsonWithFloats } from '../py-json';
+import type { RestResponse } from '../response';
 
 /** An inventory as clients write it (schema-validated). */
 export interface WireInventory {
@@ -26,15 +28,21 @@ export function toInventoryInput(rc: string, wire: WireInventory): InventoryInpu
   };
 }
 
-/** One inventory; `generation` is added when truthy (Placement's `if generation:`). */
-export function serializeInventory(inv: InventoryRecord, generation?: number) {
-  const data: Record<string, number> = {
+/**
+ * One inventory; `generation` is added when truthy (Placement's `if generation:`). With
+ * `intRatio` the allocation ratio is written as an integer: Placement's write handlers echo the
+ * request's values, so a ratio the client wrote as `16` comes back as `16`, a stored one (GET)
+ * or a default one as a float (`16.0`, `1.0`).
+ */
+export function serializeInventory(inv: InventoryRecord, generation?: number, intRatio = false) {
+  const ratio = inv.allocationRatio;
+  const data: Record<string, number | bigint> = {
     total: inv.total,
     reserved: inv.reserved,
     min_unit: inv.minUnit,
     max_unit: inv.maxUnit,
     step_size: inv.stepSize,
-    allocation_ratio: inv.allocationRatio,
+    allocation_ratio: intRatio && Number.isInteger(ratio) ? BigInt(ratio) : ratio,
   };
   if (generation) {
     data.resource_provider_generation = generation;
@@ -42,12 +50,51 @@ export function serializeInventory(inv: InventoryRecord, generation?: number) {
   return data;
 }
 
-/** { resource_provider_generation, inventories: { class: inventory } }. */
-export function serializeInventories(inventories: readonly InventoryRecord[], generation: number) {
+/**
+ * { resource_provider_generation, inventories: { class: inventory } }; `intRatios` names the
+ * classes whose allocation ratio the client wrote as an integer (see serializeInventory).
+ */
+export function serializeInventories(
+  inventories: readonly InventoryRecord[],
+  generation: number,
+  intRatios: ReadonlySet<string> = new Set(),
+) {
   return {
     resource_provider_generation: generation,
     inventories: Object.fromEntries(
-      inventories.map((i) => [i.resourceClass, serializeInventory(i)]),
+      inventories.map((i) => [
+        i.resourceClass,
+        serializeInventory(i, undefined, intRatios.has(i.resourceClass)),
+      ]),
     ),
+  };
+}
+
+const RATIO_LITERAL = /"allocation_ratio"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/g;
+
+/**
+ * Which `allocation_ratio` values of a request body are written as JSON integers, in document
+ * order (Python's json reads `16` as an int and `16.0` as a float; JSON.parse cannot tell them
+ * apart). `expected` is how many ratios the parsed body holds; when the text holds another number
+ * (duplicate keys, escaped key names) every ratio counts as a float.
+ */
+export function intRatioLiterals(body: Buffer | string, expected: number): boolean[] {
+  const found = Array.from(String(body).matchAll(RATIO_LITERAL), (m) => /^-?\d+$/.test(m[1]!));
+  return found.length === expected ? found : new Array<boolean>(expected).fill(false);
+}
+
+/** The inventory fields Placement stores as floats (written `4.0`, not `4`). */
+const FLOAT_FIELDS: ReadonlySet<string> = new Set(['allocation_ratio']);
+
+/** A JSON response of inventory `body`, with allocation_ratio written as a Python float. */
+export function inventoryJsonResponse(
+  body: unknown,
+  status = 200,
+  headers: Record<string, string> = {},
+): RestResponse {
+  return {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: jsonWithFloats(body, FLOAT_FIELDS),
   };
 }

@@ -6,13 +6,7 @@ import type { Services } from '../../services';
 import { mapDomainErrors } from '../domain-errors';
 import { badRequest, conflict, HttpError, notFound } from '../http-error';
 import type { RestRequest } from '../request';
-import {
-  emptyResponse,
-  jsonResponse,
-  latest,
-  type RestResponse,
-  withCacheHeaders,
-} from '../response';
+import { emptyResponse, latest, type RestResponse, withCacheHeaders } from '../response';
 import {
   BASE_INVENTORY_SCHEMA,
   POST_INVENTORY_SCHEMA,
@@ -20,6 +14,8 @@ import {
 } from '../schemas/inventory';
 import { validateInventoryCapacityOrThrow } from './inventory-capacity';
 import {
+  intRatioLiterals,
+  inventoryJsonResponse,
   serializeInventories,
   serializeInventory,
   toInventoryInput,
@@ -44,15 +40,31 @@ const writeOptions = (req: RestRequest) => ({
 const generationConflict = () =>
   conflict('resource provider generation conflict', ErrorCode.CONCURRENT_UPDATE);
 
+/** The classes of `inventories` whose allocation_ratio the request body writes as an integer. */
+function intRatioClasses(
+  req: RestRequest,
+  inventories: Record<string, WireInventory>,
+): Set<string> {
+  const withRatio = Object.keys(inventories).filter((rc) => 'allocation_ratio' in inventories[rc]!);
+  const ints = intRatioLiterals(req.body, withRatio.length);
+  return new Set(withRatio.filter((_, i) => ints[i]));
+}
+
+/** True when the single inventory of the request body writes allocation_ratio as an integer. */
+function intRatio(req: RestRequest, inventory: WireInventory): boolean {
+  return 'allocation_ratio' in inventory && intRatioLiterals(req.body, 1)[0] === true;
+}
+
 function sendInventories(
   req: RestRequest,
   inventories: readonly InventoryRecord[],
   generation: number,
+  intRatios?: ReadonlySet<string>,
 ): RestResponse {
   const last = latest(inventories.map((i) => i.updatedAt));
   return withCacheHeaders(
     req,
-    jsonResponse(serializeInventories(inventories, generation)),
+    inventoryJsonResponse(serializeInventories(inventories, generation, intRatios)),
     last ?? null,
   );
 }
@@ -63,10 +75,11 @@ function sendInventory(
   generation: number,
   status = 200,
   headers: Record<string, string> = {},
+  intRatio = false,
 ): RestResponse {
   return withCacheHeaders(
     req,
-    jsonResponse(serializeInventory(inv, generation), status, headers),
+    inventoryJsonResponse(serializeInventory(inv, generation, intRatio), status, headers),
     inv.updatedAt,
   );
 }
@@ -99,7 +112,14 @@ export async function createInventory(req: RestRequest, svc: Services): Promise<
   );
   const inv = result.inventories.find((i) => i.resourceClass === rc)!;
   const location = `${providerUrl(req, rp.uuid)}/inventories/${rc}`;
-  return sendInventory(req, inv, result.provider.generation, 201, { location });
+  return sendInventory(
+    req,
+    inv,
+    result.provider.generation,
+    201,
+    { location },
+    intRatio(req, data),
+  );
 }
 
 /** DELETE /resource_providers/{uuid}/inventories/{resource_class}. */
@@ -173,7 +193,12 @@ export async function setInventories(req: RestRequest, svc: Services): Promise<R
       409: (e) => conflict(`update conflict: ${e.message}`, e.code),
     },
   );
-  return sendInventories(req, result.inventories, result.provider.generation);
+  return sendInventories(
+    req,
+    result.inventories,
+    result.provider.generation,
+    intRatioClasses(req, data.inventories),
+  );
 }
 
 /** DELETE /resource_providers/{uuid}/inventories (1.5). */
@@ -230,5 +255,5 @@ export async function updateInventory(req: RestRequest, svc: Services): Promise<
     },
   );
   const inv = result.inventories.find((i) => i.resourceClass === rc)!;
-  return sendInventory(req, inv, result.provider.generation);
+  return sendInventory(req, inv, result.provider.generation, 200, {}, intRatio(req, data));
 }

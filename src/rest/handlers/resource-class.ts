@@ -3,7 +3,7 @@
 import type { ResourceClassRecord } from '../../placement/types';
 import type { Services } from '../../services';
 import { mapDomainErrors } from '../domain-errors';
-import { badRequest, conflict, HttpError, notFound } from '../http-error';
+import { badRequest, conflict, HttpError, notFound, outsideHandler } from '../http-error';
 import { validateSchema } from '../json-schema';
 import type { RestRequest } from '../request';
 import {
@@ -26,7 +26,8 @@ const modified = (rc: ResourceClassRecord): Date => rc.updatedAt ?? rc.createdAt
 async function classOrThrow(svc: Services, name: string): Promise<ResourceClassRecord> {
   const rc = await svc.resourceClasses.find(name);
   if (!rc) {
-    throw notFound(`No such resource class ${name}.`);
+    // ResourceClass.get_by_name's NotFound, uncaught by the handler.
+    throw outsideHandler(notFound(`No such resource class ${name}.`));
   }
   return rc;
 }

@@ -84,10 +84,18 @@ export async function deleteTrait(req: RestRequest, svc: Services): Promise<Rest
   return emptyResponse(204);
 }
 
+/**
+ * The traits body. Placement selects traits without ORDER BY, so PostgreSQL returns them in the
+ * traits table's row order: creation (id) order, which berth writes too. (A provider's own list,
+ * GET /resource_providers/{uuid}/traits, is the row order of resource_provider_traits there,
+ * which follows CPython's set iteration at insert time; berth uses trait id order for it as
+ * well, see docs/rest-facade.md.)
+ */
 function sendTraits(req: RestRequest, traits: readonly TraitRecord[], extra = {}) {
+  const byId = [...traits].sort((a, b) => a.id - b.id);
   return withCacheHeaders(
     req,
-    jsonResponse({ traits: traits.map((t) => t.name), ...extra }),
+    jsonResponse({ traits: byId.map((t) => t.name), ...extra }),
     latest(traits.map((t) => t.updatedAt ?? t.createdAt)),
   );
 }

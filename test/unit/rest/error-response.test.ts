@@ -21,7 +21,8 @@ describe('errorResponse', () => {
         {
           status: 409,
           title: 'Conflict',
-          detail: 'There was a conflict when trying to complete your request.\n\n boom ',
+          // webob's template ends '${detail}\n${html_comment}\n': two trailing spaces.
+          detail: 'There was a conflict when trying to complete your request.\n\n boom  ',
           code: 'placement.concurrent_update',
           request_id: 'req-1',
         },

@@ -4,7 +4,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DataSource } from 'typeorm';
 import { createScheduling, type Scheduling } from './app-scheduling';
-import { Authenticator } from './auth/authenticator';
+import { Authenticator, type TokenVerifier } from './auth/authenticator';
+import { KeystoneClient } from './auth/keystone';
+import { KeystoneAuthenticator } from './auth/keystone-cache';
 import { RateLimiter } from './auth/rate-limiter';
 import { TokenStore } from './auth/token-store';
 import type { Cache } from './cache/cache';
@@ -35,6 +37,8 @@ export interface App {
   readonly tokens: TokenStore;
   /** Token verification; undefined when authentication is off. */
   readonly authenticator: Authenticator | undefined;
+  /** What admits requests: `authenticator`, or with BERTH_AUTH=keystone the Keystone verifier. */
+  readonly verifier: TokenVerifier | undefined;
   /** Node request listener serving every route. */
   handle(req: IncomingMessage, res: ServerResponse): void;
   /** Readiness: database reachable and migrated; cache state reported as detail. */
@@ -95,10 +99,27 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
   const authenticator = config.auth
     ? new Authenticator(tokens, config.limits.authCacheTtlMs, log)
     : undefined;
+  // BERTH_AUTH=keystone: Keystone tokens, and berth API tokens (`berth_…`) as before.
+  const verifier: TokenVerifier | undefined = config.keystone
+    ? new KeystoneAuthenticator(
+        new KeystoneClient(config.keystone, log),
+        cache,
+        config.keystone.cacheTtlMs,
+        authenticator,
+        log,
+      )
+    : authenticator;
   const limiter = new RateLimiter(cache, config.limits.rateLimits);
-  const graphql = createGraphQL({ services, scheduling, log, config, authenticator, limiter });
-  const admission = { authenticator, limiter, log };
-  const rest = createRestRouter({ services, config, log, authenticator, limiter });
+  const graphql = createGraphQL({
+    services,
+    scheduling,
+    log,
+    config,
+    authenticator: verifier,
+    limiter,
+  });
+  const admission = { authenticator: verifier, limiter, log };
+  const rest = createRestRouter({ services, config, log, authenticator: verifier, limiter });
 
   const ready = async () => {
     const r = await readiness({ dataSource: ds, cache, config });
@@ -125,6 +146,7 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
     graphql,
     tokens,
     authenticator,
+    verifier,
     handle,
     readiness: ready,
     async close() {

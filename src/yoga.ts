@@ -7,7 +7,7 @@ import type { Context } from '../schema/context';
 import { maskError } from '../schema/errors';
 import { schema } from '../schema/index';
 import type { Scheduling } from './app-scheduling';
-import type { Authenticator, Principal } from './auth/authenticator';
+import type { Principal, TokenVerifier } from './auth/authenticator';
 import type { RateLimiter } from './auth/rate-limiter';
 import type { Config } from './config';
 import { renderOfflineGraphiQL } from './graphiql-assets';
@@ -32,7 +32,7 @@ export function createGraphQL(deps: {
   log: Logger;
   config: Config;
   /** undefined = authentication off. */
-  authenticator: Authenticator | undefined;
+  authenticator: TokenVerifier | undefined;
   limiter: RateLimiter;
 }): YogaServerInstance<ServerContext, Context> {
   const principals = new WeakMap<Request, Principal>();

@@ -9,7 +9,8 @@
 // database that cannot be reached while a token is looked up is a retryable 503, never an
 // internal error.
 import type { Logger } from '../logger';
-import { type Authenticator, bearerToken, type Principal } from './authenticator';
+import { bearerToken, type Principal, type TokenVerifier } from './authenticator';
+import { KeystoneUnavailableError } from './keystone';
 import type { RateLimiter, RatePolicy } from './rate-limiter';
 
 /** The 401 message when no token is sent: it names the header to send. */
@@ -21,6 +22,8 @@ export const ADMISSION_CODES = {
   unauthenticated: 'berth.unauthenticated',
   rateLimited: 'berth.rate_limited',
   unavailable: 'berth.unavailable',
+  /** A valid token that grants no berth role (Keystone). */
+  forbidden: 'berth.forbidden',
 } as const;
 
 /** Let in (with the caller, null when auth is off), or refused with an HTTP answer. */
@@ -28,7 +31,7 @@ export type Admission =
   | { readonly ok: true; readonly principal: Principal | null }
   | {
       readonly ok: false;
-      readonly status: 401 | 429 | 503;
+      readonly status: 401 | 403 | 429 | 503;
       readonly message: string;
       readonly code: string;
       readonly headers: Readonly<Record<string, string>>;
@@ -36,19 +39,23 @@ export type Admission =
 
 /** What admission needs. */
 export interface AdmissionDeps {
-  /** undefined = auth off (every caller may do everything). */
-  readonly authenticator: Authenticator | undefined;
+  /** undefined = auth off (every caller may do everything); berth or Keystone tokens. */
+  readonly authenticator: TokenVerifier | undefined;
   readonly limiter: RateLimiter;
   readonly log?: Logger;
 }
 
-/** Admits a request carrying the `authorization` header from `address`. Never throws. */
+/**
+ * Admits a request carrying the `authorization` header (or, without one, `xAuthToken`: the
+ * OpenStack `X-Auth-Token` header) from `address`. Never throws.
+ */
 export function admit(
   deps: AdmissionDeps,
   authorization: string | null | undefined,
   address: string,
+  xAuthToken?: string | null,
 ): Promise<Admission> {
-  return admitToken(deps, bearerToken(authorization), address);
+  return admitToken(deps, bearerToken(authorization) ?? (xAuthToken || undefined), address);
 }
 
 /**
@@ -104,6 +111,15 @@ export async function admitToken(
     if (result.ok) {
       return asPrincipal(deps, result.principal);
     }
+    if (result.forbidden) {
+      return {
+        ok: false,
+        status: 403,
+        message: result.reason,
+        code: ADMISSION_CODES.forbidden,
+        headers: {},
+      };
+    }
     return (
       (await throttled(failures, address)) ?? {
         ok: false,
@@ -118,7 +134,10 @@ export async function admitToken(
     return {
       ok: false,
       status: 503,
-      message: 'Authentication is temporarily unavailable (the database cannot be reached); retry.',
+      message:
+        err instanceof KeystoneUnavailableError
+          ? `Authentication is temporarily unavailable (${err.message}); retry.`
+          : 'Authentication is temporarily unavailable (the database cannot be reached); retry.',
       code: ADMISSION_CODES.unavailable,
       headers: { 'retry-after': '1' },
     };

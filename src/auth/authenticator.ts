@@ -15,10 +15,31 @@ export interface Principal {
   readonly project: string | null;
 }
 
-/** Why a token was refused (the message is shown to the client). */
-export type AuthFailure = { readonly ok: false; readonly reason: string };
+/**
+ * Why a token was refused (the message is shown to the client). `forbidden`: the token is valid
+ * but grants no berth role (403 rather than 401; Keystone tokens, src/auth/keystone-cache.ts).
+ */
+export type AuthFailure = {
+  readonly ok: false;
+  readonly reason: string;
+  readonly forbidden?: boolean;
+};
 /** Result of verifying a token. */
 export type AuthResult = { readonly ok: true; readonly principal: Principal } | AuthFailure;
+
+/**
+ * What admission needs from a token verifier: berth tokens (Authenticator) or Keystone tokens
+ * (src/auth/keystone-cache.ts KeystoneAuthenticator).
+ */
+export interface TokenVerifier {
+  /** The principal of `token` when known without any I/O (rate-limited as known), else undefined. */
+  peek(token: string | undefined): Principal | undefined;
+  /**
+   * Verifies `token`.
+   * @throws when the backing store cannot be reached (callers answer 503 berth.unavailable).
+   */
+  verify(token: string | undefined): Promise<AuthResult>;
+}
 
 interface Cached {
   readonly record: TokenRecord | null;
@@ -29,7 +50,7 @@ interface Cached {
 export const DEFAULT_TOKEN_CACHE_TTL_MS = 10_000;
 
 /** Verifies tokens against the store, caching rows for `cacheTtlMs` milliseconds. */
-export class Authenticator {
+export class Authenticator implements TokenVerifier {
   /** Least recently used rows go first when full (a flood of made-up ids evicts only itself). */
   private readonly cache: LRUCache<string, Cached>;
 

@@ -74,6 +74,7 @@ export function useAuthentication(o: AuthPluginOptions): Plugin<{ caller?: Princ
           o,
           request.headers.get('authorization'),
           ctx.req?.socket?.remoteAddress ?? 'local',
+          request.headers.get('x-auth-token'),
         ));
       if (!admission.ok) {
         endResponse(refusal(admission)!);

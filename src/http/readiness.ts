@@ -23,17 +23,21 @@ export interface Readiness {
  * test mode) whatever BERTH_AUTH says.
  */
 export function authSummary(config: Config): string {
-  const graphql = config.auth
-    ? 'on'
-    : config.authExplicit
-      ? 'OFF (BERTH_AUTH=off: every caller is admin)'
-      : 'OFF (embedded default: every caller is admin; BERTH_AUTH=on to enable)';
+  const graphql = config.keystone
+    ? `on (Keystone tokens via ${config.keystone.url}, and berth tokens)`
+    : config.auth
+      ? 'on'
+      : config.authExplicit
+        ? 'OFF (BERTH_AUTH=off: every caller is admin)'
+        : 'OFF (embedded default: every caller is admin; BERTH_AUTH=on to enable)';
   const rest =
     config.restAuth === 'noauth2'
       ? 'OFF (BERTH_REST_AUTH=noauth2: X-Auth-Token is trusted unverified, as in Placement tests)'
-      : config.auth
-        ? 'on (berth tokens in X-Auth-Token)'
-        : 'OFF (follows BERTH_AUTH)';
+      : config.keystone
+        ? 'on (Keystone or berth tokens in X-Auth-Token)'
+        : config.auth
+          ? 'on (berth tokens in X-Auth-Token)'
+          : 'OFF (follows BERTH_AUTH)';
   return `GraphQL ${graphql}; REST ${rest}`;
 }
 

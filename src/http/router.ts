@@ -56,7 +56,13 @@ export function createRequestHandler(
       return;
     }
     // Rate limit and token first: an unauthenticated or throttled caller's body is never read.
-    admit(admission, req.headers.authorization, req.socket.remoteAddress ?? 'unknown')
+    const xAuth = req.headers['x-auth-token'];
+    admit(
+      admission,
+      req.headers.authorization,
+      req.socket.remoteAddress ?? 'unknown',
+      Array.isArray(xAuth) ? xAuth[0] : xAuth,
+    )
       .then(async (admitted) => {
         if (!admitted.ok) {
           refuse(admitted.status, admitted.message, admitted.code, admitted.headers);

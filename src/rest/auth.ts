@@ -1,7 +1,7 @@
 // Who is calling: Placement's noauth2 mode, and berth API tokens in `x-auth-token` (upstream:
 // placement/auth.py NoAuthMiddleware + PlacementKeystoneContext, oslo.context from_environ).
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Authenticator } from '../auth/authenticator';
+import type { TokenVerifier } from '../auth/authenticator';
 import type { Role } from '../auth/roles';
 
 /** The caller as Placement's RequestContext sees it. */
@@ -69,7 +69,7 @@ export type RestAuthResult =
 export async function authenticate(
   mode: RestAuthMode,
   headers: IncomingHttpHeaders,
-  authenticator?: Authenticator,
+  authenticator?: TokenVerifier,
 ): Promise<RestAuthResult> {
   if (mode === 'noauth2') {
     const caller = noAuthCaller(headers);

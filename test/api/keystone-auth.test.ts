@@ -1,0 +1,258 @@
+// BERTH_AUTH=keystone against a real Keystone (test/keystone/start.sh): each role, project scope,
+// a role berth refuses, expiry, revocation after the cache period, one Keystone call for a
+// stampede of one new token (counted by a proxy in front of Keystone), osc through the Keystone
+// catalog to `berth serve`, and Keystone stopped mid-run (cached tokens work, new ones get 503).
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { createTestApp, type TestApp } from '../support/app';
+import { berth, collect, waitFor } from '../support/cli';
+import { buildResourceProvider } from '../support/factories';
+import {
+  countingProxy,
+  freePort,
+  type Keystone,
+  keystoneMissing,
+  startKeystone,
+} from '../support/keystone';
+import { type RestClient, restClient } from '../support/rest';
+
+const missing = keystoneMissing();
+if (missing) {
+  // A visible skip, never a silent pass.
+  console.warn(`SKIPPED test/api/keystone-auth.test.ts: ${missing}`);
+}
+const maybe = missing ? describe.skip : describe;
+const TOKEN_LIFE_S = 8;
+const CACHE_S = 2;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+maybe('BERTH_AUTH=keystone (real Keystone)', () => {
+  let ks: Keystone;
+  let proxy: Awaited<ReturnType<typeof countingProxy>>;
+  let t: TestApp;
+  let direct: TestApp;
+  let rest: RestClient;
+  let directRest: RestClient;
+  let berthPort: number;
+
+  const call = (r: RestClient, method: string, p: string, token?: string, body?: unknown) =>
+    r.call(method, p, {
+      headers: {
+        accept: 'application/json',
+        'openstack-api-version': 'placement latest',
+        ...(token === undefined ? {} : { 'x-auth-token': token }),
+      },
+      body,
+    });
+  const gql = async (r: RestClient, query: string, token: string, header = 'x-auth-token') => {
+    const res = await fetch(`${r.base.replace(/\/placement$/, '')}/graphql`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        [header]: header === 'authorization' ? `Bearer ${token}` : token,
+      },
+      body: JSON.stringify({ query }),
+    });
+    return { status: res.status, json: (await res.json()) as any };
+  };
+
+  beforeAll(async () => {
+    berthPort = await freePort();
+    ks = await startKeystone(`http://127.0.0.1:${berthPort}/placement`, {
+      tokenExpirationS: TOKEN_LIFE_S,
+    });
+    proxy = await countingProxy(ks.url);
+    const env = {
+      BERTH_AUTH: 'keystone',
+      BERTH_REST_AUTH: 'token',
+      BERTH_KEYSTONE_USERNAME: 'berth',
+      BERTH_KEYSTONE_PASSWORD: 'berth-secret',
+      BERTH_KEYSTONE_PROJECT: 'service',
+      BERTH_KEYSTONE_CACHE_S: String(CACHE_S),
+    };
+    t = await createTestApp({ ...env, BERTH_KEYSTONE_URL: proxy.url });
+    direct = await createTestApp({
+      ...env,
+      BERTH_KEYSTONE_URL: ks.url,
+      BERTH_KEYSTONE_CACHE_S: '60',
+      BERTH_KEYSTONE_TIMEOUT_MS: '1000',
+    });
+    await buildResourceProvider(t.app.services, {
+      inventories: [{ resourceClass: 'VCPU', total: 8 }],
+    });
+    rest = await restClient(t.app);
+    directRest = await restClient(direct.app);
+  }, 120_000);
+  afterAll(async () => {
+    await rest?.close();
+    await directRest?.close();
+    await t?.close();
+    await direct?.close();
+    await proxy?.close();
+    await ks?.stop();
+  });
+
+  it('admits admin (writes), service (reads, allocations) and refuses a role berth does not know', async () => {
+    const admin = (await ks.token('admin')).token;
+    expect((await call(rest, 'GET', '/resource_providers', admin)).status).toBe(200);
+    const created = await call(rest, 'POST', '/resource_providers', admin, { name: 'ks-rp' });
+    expect(created.status).toBe(200);
+    const gqlAdmin = await gql(rest, '{ resourceProviders { name } }', admin, 'authorization');
+    expect(gqlAdmin.status).toBe(200);
+
+    const nova = (await ks.token('nova')).token;
+    const list = await call(rest, 'GET', '/resource_providers', nova);
+    expect(list.status).toBe(200);
+    expect(list.json.resource_providers.length).toBeGreaterThanOrEqual(2);
+    expect((await gql(rest, '{ resourceProviders { name } }', nova)).status).toBe(200);
+
+    const observer = (await ks.token('alpha-observer')).token;
+    for (const r of [
+      await call(rest, 'GET', '/resource_providers', observer),
+      await gql(rest, '{ resourceProviders { name } }', observer),
+    ]) {
+      expect(r.status).toBe(403);
+      expect(JSON.stringify(r.json)).toMatch(/grants no Placement role/);
+    }
+  }, 60_000);
+
+  it('scopes a project member or reader to its own project, read-only', async () => {
+    const alpha = await ks.token('alpha-member');
+    const beta = await ks.token('beta-reader');
+    const own = await gql(
+      rest,
+      `{ usages(projectId: "${alpha.projectId}") { total { resourceClass } } }`,
+      alpha.token,
+    );
+    expect(own.status).toBe(200);
+    expect(own.json.errors).toBeUndefined();
+    const other = await gql(
+      rest,
+      `{ usages(projectId: "${beta.projectId}") { total { resourceClass } } }`,
+      alpha.token,
+    );
+    expect(other.json.errors[0].extensions.code).toBe('berth.forbidden');
+    const write = await call(rest, 'POST', '/resource_providers', beta.token, { name: 'nope' });
+    expect(write.status).toBe(403);
+  }, 60_000);
+
+  it('refuses garbage with 401 and makes one Keystone call for 20 concurrent requests with one new token', async () => {
+    const bad = await call(rest, 'GET', '/resource_providers', 'gAAAAA-not-a-token');
+    expect(bad.status).toBe(401);
+    const { token } = await ks.token('nova');
+    const before = proxy.validations();
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, () => call(rest, 'GET', '/resource_providers', token)),
+    );
+    expect(replies.map((r) => r.status)).toEqual(Array(20).fill(200));
+    expect(proxy.validations() - before).toBe(1);
+  }, 60_000);
+
+  it(`refuses a revoked token once the cache period (${CACHE_S} s) has passed`, async () => {
+    const { token } = await ks.token('nova');
+    expect((await call(rest, 'GET', '/resource_providers', token)).status).toBe(200);
+    await ks.revoke(token);
+    // Within the cache period the revocation is not seen yet (the documented bound) …
+    expect((await call(rest, 'GET', '/resource_providers', token)).status).toBe(200);
+    await sleep(CACHE_S * 1000 + 300);
+    const after = await call(rest, 'GET', '/resource_providers', token);
+    expect(after.status).toBe(401);
+  }, 60_000);
+
+  it('refuses an expired token with 401', async () => {
+    const got = await ks.token('nova');
+    expect((await call(directRest, 'GET', '/resource_providers', got.token)).status).toBe(200);
+    await sleep(Math.max(0, got.expiresAt - Date.now()) + 1200);
+    const r = await call(directRest, 'GET', '/resource_providers', got.token);
+    expect(r.status).toBe(401);
+    expect((await gql(directRest, '{ resourceProviders { name } }', got.token)).status).toBe(401);
+  }, 60_000);
+
+  it('serves osc through the Keystone catalog (berth serve, password auth)', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'berth-ks-'));
+    const child = berth(['serve'], {
+      BERTH_DATA_DIR: dataDir,
+      PORT: String(berthPort),
+      BERTH_AUTH: 'keystone',
+      BERTH_KEYSTONE_URL: ks.url,
+      BERTH_KEYSTONE_USERNAME: 'berth',
+      BERTH_KEYSTONE_PASSWORD: 'berth-secret',
+      BERTH_KEYSTONE_PROJECT: 'service',
+    });
+    const io = collect(child);
+    try {
+      await waitFor(() => io.out().includes('listening on'), 60_000);
+      const osc = (user: string, project: string, ...args: string[]) =>
+        promisify(execFile)(
+          'openstack',
+          [
+            '--os-auth-type',
+            'password',
+            '--os-auth-url',
+            `${ks.url}/v3`,
+            '--os-username',
+            user,
+            '--os-password',
+            `${user}-secret`,
+            '--os-project-name',
+            project,
+            '--os-user-domain-name',
+            'Default',
+            '--os-project-domain-name',
+            'Default',
+            '--os-region-name',
+            'RegionOne',
+            '--os-placement-api-version',
+            '1.39',
+            ...args,
+            '-f',
+            'json',
+          ],
+          { env: { PATH: process.env.PATH, HOME: process.env.HOME } },
+        );
+      const created = JSON.parse(
+        (await osc('admin', 'admin', 'resource', 'provider', 'create', 'osc-ks-rp')).stdout,
+      );
+      await osc(
+        'admin',
+        'admin',
+        'resource',
+        'provider',
+        'inventory',
+        'set',
+        created.uuid,
+        '--resource',
+        'VCPU=4',
+      );
+      const listed = JSON.parse(
+        (await osc('nova', 'service', 'resource', 'provider', 'list')).stdout,
+      );
+      expect(listed.map((p: { name: string }) => p.name)).toContain('osc-ks-rp');
+      const candidates = JSON.parse(
+        (await osc('nova', 'service', 'allocation', 'candidate', 'list', '--resource', 'VCPU=1'))
+          .stdout,
+      );
+      expect(candidates.length).toBe(1);
+    } finally {
+      child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('keeps cached tokens working while Keystone is down; new ones get 503 berth.unavailable', async () => {
+    const cached = (await ks.token('nova')).token;
+    const fresh = (await ks.token('nova')).token;
+    expect((await call(directRest, 'GET', '/resource_providers', cached)).status).toBe(200);
+    await ks.stop();
+    expect((await call(directRest, 'GET', '/resource_providers', cached)).status).toBe(200);
+    const r = await call(directRest, 'GET', '/resource_providers', fresh);
+    expect(r.status).toBe(503);
+    expect(r.json.errors[0].code).toBe('berth.unavailable');
+    const g = await gql(directRest, '{ resourceProviders { name } }', fresh);
+    expect(g.status).toBe(503);
+    expect(g.json.errors[0].extensions.code).toBe('berth.unavailable');
+  }, 60_000);
+});

@@ -15,7 +15,9 @@ export class OpenStackRoles1764300000000 implements MigrationInterface {
       CHECK ("role" IN ('admin', 'service', 'scheduler', 'reader', 'member'))`);
     await q.query(`ALTER TABLE api_tokens ADD CONSTRAINT "CHK_api_tokens_member_scoped"
       CHECK ("role" <> 'member' OR "project" IS NOT NULL)`);
-    await q.query('ALTER TABLE api_tokens DROP CONSTRAINT IF EXISTS "CHK_api_tokens_admin_unscoped"');
+    await q.query(
+      'ALTER TABLE api_tokens DROP CONSTRAINT IF EXISTS "CHK_api_tokens_admin_unscoped"',
+    );
     await q.query(`ALTER TABLE api_tokens ADD CONSTRAINT "CHK_api_tokens_unscoped_roles"
       CHECK ("role" NOT IN ('admin', 'service') OR "project" IS NULL OR "revoked_at" IS NOT NULL)`);
   }

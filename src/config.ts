@@ -1,9 +1,11 @@
 // Configuration from the environment, parsed and validated once at start (zod).
 
 import { z } from 'zod';
+import { type KeystoneConfig, keystoneConfig } from './auth/keystone-config';
 import type { RateLimits } from './auth/rate-limiter';
 import { isRole, ROLES, type Role } from './auth/roles';
-import { readJsonSetting } from './json-setting';
+import { ConfigError } from './config-error';
+import { DEFAULT_FILTERS, DEFAULT_WEIGHERS, list, pluginConfigOrThrow } from './config-scheduler';
 import type { CandidateBounds } from './placement/allocation-candidates/find-allocation-candidates';
 import { type ExtenderConfig, parseExtenders } from './scheduler/runtime/extender-config';
 
@@ -73,7 +75,22 @@ const schema = z.object({
   BERTH_MAX_SUBSCRIPTIONS: z.coerce.number().int().min(1).max(100_000).default(100),
   BERTH_WATCHDOG_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   BERTH_WORKERS: z.coerce.number().int().min(1).max(256).optional(),
-  BERTH_AUTH: onOff.optional(),
+  BERTH_AUTH: z
+    .enum(['on', 'off', 'true', 'false', '1', '0', 'keystone'], {
+      message: 'must be on, off or keystone',
+    })
+    .optional(),
+  BERTH_KEYSTONE_URL: z
+    .string()
+    .regex(/^https?:\/\/\S+$/, 'must be an http(s):// URL')
+    .optional(),
+  BERTH_KEYSTONE_USERNAME: z.string().min(1).optional(),
+  BERTH_KEYSTONE_PASSWORD: z.string().min(1).optional(),
+  BERTH_KEYSTONE_PROJECT: z.string().min(1).optional(),
+  BERTH_KEYSTONE_USER_DOMAIN: z.string().min(1).default('Default'),
+  BERTH_KEYSTONE_PROJECT_DOMAIN: z.string().min(1).default('Default'),
+  BERTH_KEYSTONE_CACHE_S: z.coerce.number().int().min(0).max(86_400).default(300),
+  BERTH_KEYSTONE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   BERTH_REST_PREFIX: z
     .string()
     .regex(/^\/?$|^(\/[A-Za-z0-9._-]+)+$/, "must be '', '/' or like /placement")
@@ -151,6 +168,13 @@ export interface Config {
   readonly workers: number | undefined;
   /** Token auth on? Defaults to on with DATABASE_URL, off on the embedded default. */
   readonly auth: boolean;
+  /**
+   * Which tokens authenticate (BERTH_AUTH): `token` = berth API tokens, `keystone` = Keystone
+   * tokens (and berth API tokens), `off` = none needed.
+   */
+  readonly authMode: 'off' | 'token' | 'keystone';
+  /** Keystone settings when authMode is `keystone` (README "Keystone"). */
+  readonly keystone: KeystoneConfig | undefined;
   /** Whether auth was chosen explicitly (for the start banner / readiness detail). */
   readonly authExplicit: boolean;
   readonly restPrefix: string;
@@ -222,112 +246,8 @@ export interface Config {
   };
 }
 
-/**
- * Filters enabled when BERTH_SCHEDULER_FILTERS is unset. AvailabilityZoneFilter, SameHostFilter,
- * DifferentHostFilter and the ServerGroup filters pass every host unless a request asks for a
- * zone or gives their hint (ScheduleInput.availabilityZone / sameHost / differentHost / group), so
- * they cost nothing by default and what a caller asks for is never silently ignored.
- */
-export const DEFAULT_FILTERS = [
-  'AvailabilityZoneFilter',
-  'ComputeFilter',
-  'RamFilter',
-  'DiskFilter',
-  'AggregateInstanceExtraSpecsFilter',
-  'SameHostFilter',
-  'DifferentHostFilter',
-  'ServerGroupAntiAffinityFilter',
-  'ServerGroupAffinityFilter',
-];
-/** Weighers enabled when BERTH_SCHEDULER_WEIGHERS is unset (the soft server-group ones weigh 0 without a group). */
-export const DEFAULT_WEIGHERS = [
-  'RAMWeigher',
-  'DiskWeigher',
-  'CPUWeigher',
-  'ServerGroupSoftAffinityWeigher',
-  'ServerGroupSoftAntiAffinityWeigher',
-];
-
-/**
- * A comma-separated list of plugin names, `fallback` when unset; `none` = an empty list.
- * @throws ConfigError for a value naming nothing (',' or '') or with empty entries ('A,,B').
- */
-function list(name: string, v: string | undefined, fallback: readonly string[]): string[] {
-  if (v === undefined) {
-    return [...fallback];
-  }
-  if (v.trim() === 'none') {
-    return [];
-  }
-  const names = v.split(',').map((x) => x.trim());
-  if (names.some((x) => x.length === 0)) {
-    throw new ConfigError(
-      `invalid ${name}: '${v}' has an empty name; list names separated by commas, or set it to 'none' to run none`,
-    );
-  }
-  return names;
-}
-
-/**
- * Parses BERTH_SCHEDULER_CONFIG (JSON, or `@file` read now).
- * @throws ConfigError naming the variable.
- */
-export function pluginConfigOrThrow(
-  raw: string | undefined,
-): Record<string, Record<string, unknown>> {
-  if (!raw) {
-    return {};
-  }
-  let value: unknown;
-  let protoKey: boolean;
-  try {
-    ({ value, protoKey } = readJsonSetting(raw));
-  } catch (err) {
-    throw new ConfigError(`invalid BERTH_SCHEDULER_CONFIG: ${(err as Error).message}`);
-  }
-  // Lists of enabled plugins are variables of their own (a common mistake: Nova keeps them in
-  // the same [filter_scheduler] section as plugin options).
-  const lists: Record<string, string> = {
-    enabledFilters: 'BERTH_SCHEDULER_FILTERS',
-    enabled_filters: 'BERTH_SCHEDULER_FILTERS',
-    enabledWeighers: 'BERTH_SCHEDULER_WEIGHERS',
-    weight_classes: 'BERTH_SCHEDULER_WEIGHERS',
-  };
-  const listKey =
-    value && typeof value === 'object' && !Array.isArray(value)
-      ? Object.keys(value).find((k) => Object.hasOwn(lists, k))
-      : undefined;
-  if (listKey !== undefined) {
-    const variable = lists[listKey]!;
-    const defaults = variable === 'BERTH_SCHEDULER_FILTERS' ? DEFAULT_FILTERS : DEFAULT_WEIGHERS;
-    throw new ConfigError(
-      `invalid BERTH_SCHEDULER_CONFIG: "${listKey}" is not a plugin; set ${variable} to the comma-separated names in run order (it replaces the defaults: ${defaults.join(',')})`,
-    );
-  }
-  if (protoKey) {
-    // It would be dropped or become a prototype, silently: neither is a setting.
-    throw new ConfigError(
-      'invalid BERTH_SCHEDULER_CONFIG: "__proto__" is not a plugin or key name',
-    );
-  }
-  const parsed = pluginConfigSchema.safeParse(value);
-  if (!parsed.success) {
-    // Plugin names and their keys are checked against the registry once plugins are loaded
-    // (src/scheduler/registry.ts: unknown names and undeclared keys stop start-up).
-    const shape = 'must be a JSON object { "PluginName": { ...config } }';
-    const plugin = parsed.error.issues[0]?.path[0];
-    throw new ConfigError(
-      `invalid BERTH_SCHEDULER_CONFIG: ${plugin === undefined ? '' : `the configuration of "${String(plugin)}" is not an object; `}${shape}`,
-    );
-  }
-  return parsed.data;
-}
-
-/** BERTH_SCHEDULER_CONFIG's shape: an object of per-plugin configuration objects. */
-const pluginConfigSchema = z.record(z.string(), z.record(z.string(), z.unknown()));
-
-/** A configuration variable is invalid; the message names it. */
-export class ConfigError extends Error {}
+export { ConfigError } from './config-error';
+export { DEFAULT_FILTERS, DEFAULT_WEIGHERS, pluginConfigOrThrow } from './config-scheduler';
 
 /**
  * Parses and validates the environment.
@@ -345,6 +265,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const embedded = e.DATABASE_URL === undefined;
+  const authMode =
+    e.BERTH_AUTH === undefined
+      ? embedded
+        ? 'off'
+        : 'token'
+      : e.BERTH_AUTH === 'keystone'
+        ? 'keystone'
+        : onOff.parse(e.BERTH_AUTH)
+          ? 'token'
+          : 'off';
+  const keystone = keystoneConfig(e, authMode);
+  if (typeof keystone === 'string') {
+    throw new ConfigError(keystone);
+  }
   const isTest = e.NODE_ENV === 'test';
   return {
     databaseUrl: e.DATABASE_URL,
@@ -359,7 +293,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: e.BERTH_SHUTDOWN_TIMEOUT_MS,
     watchdogMs: e.BERTH_WATCHDOG_MS,
     workers: e.BERTH_WORKERS,
-    auth: e.BERTH_AUTH ?? !embedded,
+    auth: authMode !== 'off',
+    authMode,
+    keystone,
     authExplicit: e.BERTH_AUTH !== undefined,
     // An explicitly empty BERTH_REST_PREFIX (or '/') serves the REST facade at '/'.
     restPrefix:

@@ -32,7 +32,7 @@ describe('rate-limit configuration', () => {
     [
       'BERTH_RATE_LIMIT_ROLES',
       'root=5',
-      "invalid BERTH_RATE_LIMIT_ROLES: unknown role 'root' (roles: reader, scheduler, admin)",
+      "invalid BERTH_RATE_LIMIT_ROLES: unknown role 'root' (roles: member, reader, scheduler, service, admin)",
     ],
     [
       'BERTH_RATE_LIMIT_ROLES',

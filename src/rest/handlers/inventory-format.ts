@@ -3,7 +3,7 @@
 import type { InventoryInput } from '../../placement/inventory-rules';
 import type { InventoryRecord } from '../../placement/types';
 import { jsonWithFloats } from '../py-json';
-import type { RestResponse } from '../response';
+import { jsonResponse, type RestResponse } from '../response';
 
 /** An inventory as clients write it (schema-validated). */
 export interface WireInventory {
@@ -92,9 +92,5 @@ export function inventoryJsonResponse(
   status = 200,
   headers: Record<string, string> = {},
 ): RestResponse {
-  return {
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-    body: jsonWithFloats(body, FLOAT_FIELDS),
-  };
+  return { ...jsonResponse(null, status, headers), body: jsonWithFloats(body, FLOAT_FIELDS) };
 }

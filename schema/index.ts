@@ -9,6 +9,7 @@ import './inventory';
 import './legacy-import';
 import './listings';
 import './move';
+import './placement-import';
 import './quota';
 import './reshaper';
 import './safe-int';

@@ -16,6 +16,7 @@ import { renderSummary } from '../import/summary-table';
 import { createServices } from '../services';
 import { openDatabase } from './database';
 import { describeStartupError } from './errors';
+import { registerImportPlacementCommand } from './import-placement-command';
 
 /** Options of `berth import compute-nodes`, as commander parses them. */
 export interface ComputeNodesCommandOptions {
@@ -118,6 +119,7 @@ export async function runComputeNodesImport(
 /** Adds `import compute-nodes` to the berth program. */
 export function registerImportCommand(program: Command): void {
   const importCmd = program.command('import').description('import capacity from legacy systems');
+  registerImportPlacementCommand(importCmd);
   importCmd
     .command('compute-nodes')
     .description(

@@ -19,9 +19,7 @@ export type {
 
 import type {
   PlacementSnapshot,
-  SourceAllocation,
   SourceConsumer,
-  SourceInventory,
   SourceProvider,
 } from '../../placement/placement-import/snapshot';
 

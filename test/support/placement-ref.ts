@@ -76,3 +76,25 @@ export async function startPlacement(
     throw new Error(`test/placement-ref/start.sh failed: ${e.stderr ?? String(err)}`);
   }
 }
+
+/** Drops a Placement database made by startPlacement (after the server is stopped). */
+export async function dropPlacementDb(kind: 'postgres' | 'mariadb', name: string): Promise<void> {
+  if (kind === 'postgres') {
+    const { Client } = await import('pg');
+    const c = new Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
+    await c.connect();
+    try {
+      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    } finally {
+      await c.end();
+    }
+    return;
+  }
+  const mysql = await import('mysql2/promise');
+  const c = await mysql.createConnection({ uri: 'mysql://root@127.0.0.1:3306/' });
+  try {
+    await c.query(`DROP DATABASE IF EXISTS \`${name}\``);
+  } finally {
+    await c.end();
+  }
+}

@@ -16,7 +16,7 @@ import {
   writeSafeInt,
   writeString,
   writeStrings,
-} from '../src/graphql/direct-answer';
+} from '../src/graphql/direct-answer-spec';
 import type {
   AllocationCandidates,
   AllocationRequest,

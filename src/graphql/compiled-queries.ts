@@ -20,15 +20,14 @@ import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from '../logger';
 import {
-  captureRootValue,
   type DirectPlan,
-  type DirectRoot,
   directAnswerStats,
-  instrumentRoots,
   planDirectAnswer,
   writeDirectAnswer,
 } from './direct-answer';
+import type { DirectRoot } from './direct-answer-spec';
 import { spendWithin } from './result-budget';
+import { captureRootValue, instrumentRoots } from './root-capture';
 
 interface Compiled {
   readonly op: OperationDefinitionNode;

@@ -6,7 +6,8 @@
 import { getNamedType, isObjectType, parse } from 'graphql';
 import { DIRECT_ROOTS } from '../../schema/allocation-candidate-answer';
 import { schema } from '../../schema/index';
-import { directAnswerStats, type ObjectSpec } from '../../src/graphql/direct-answer';
+import { directAnswerStats } from '../../src/graphql/direct-answer';
+import type { ObjectSpec } from '../../src/graphql/direct-answer-spec';
 import { createTestApp, type TestApp } from '../support/app';
 import { buildResourceProvider } from '../support/factories';
 

@@ -1,5 +1,6 @@
 // `berth import compute-nodes`: imports a legacy Nova compute_nodes table from PostgreSQL or
 // MySQL/MariaDB into providers and inventories (seed 001), with a progress bar and a summary.
+
 import { type Command, InvalidArgumentError } from 'commander';
 import type { DataSource } from 'typeorm';
 import { loadConfig } from '../config';
@@ -17,6 +18,7 @@ import { createServices } from '../services';
 import { openDatabase } from './database';
 import { describeStartupError } from './errors';
 import { registerImportPlacementCommand } from './import-placement-command';
+import { nonNegativeInt, positiveInt } from './int-options';
 
 /** Options of `berth import compute-nodes`, as commander parses them. */
 export interface ComputeNodesCommandOptions {
@@ -36,22 +38,6 @@ export interface ComputeNodesCommandOptions {
 
 /** Exit status when the import finished but some rows failed. */
 export const EXIT_ROWS_FAILED = 2;
-
-function nonNegativeInt(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) {
-    throw new InvalidArgumentError('expected a non-negative integer');
-  }
-  return n;
-}
-
-function positiveInt(v: string): number {
-  const n = nonNegativeInt(v);
-  if (n < 1) {
-    throw new InvalidArgumentError('expected an integer of at least 1');
-  }
-  return n;
-}
 
 function hostList(v: string): string[] {
   return v

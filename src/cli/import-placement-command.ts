@@ -1,8 +1,9 @@
 // `berth import placement --from URL [--dry-run] [--batch N] [--replace]`: migrates a running
 // Placement 8.0 database into berth (src/import/placement), with a progress bar on a TTY
 // (cli-progress) and a summary table at the end.
+
 import cliProgress from 'cli-progress';
-import { type Command, InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
 import type { DataSource } from 'typeorm';
 import { loadConfig } from '../config';
 import { seedStandard } from '../db/seed';
@@ -16,6 +17,7 @@ import type { ProgressStream } from '../import/progress';
 import { createServices } from '../services';
 import { openDatabase } from './database';
 import { describeStartupError } from './errors';
+import { positiveInt } from './int-options';
 
 /** Options of `berth import placement`, as commander parses them. */
 export interface PlacementCommandOptions {
@@ -24,14 +26,6 @@ export interface PlacementCommandOptions {
   readonly batch: number;
   readonly replace?: boolean;
   readonly json?: boolean;
-}
-
-function positiveInt(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) {
-    throw new InvalidArgumentError('expected an integer of at least 1');
-  }
-  return n;
 }
 
 /**

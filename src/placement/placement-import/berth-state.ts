@@ -1,30 +1,16 @@
 // What berth holds for a batch of source providers or consumers, by uuid (and provider name),
 // in the shape of the source snapshot so the two compare field by field.
 import type { EntityManager } from 'typeorm';
-import type { SourceAllocation, SourceInventory } from './snapshot';
+import type { SourceConsumer, SourceProvider } from './snapshot';
 
-/** A berth provider as the importer compares it. */
-export interface BerthProvider {
+/** A berth provider as the importer compares it: the source's shape plus berth's row id. */
+export interface BerthProvider extends SourceProvider {
   readonly id: number;
-  readonly uuid: string;
-  readonly name: string;
-  readonly generation: number;
-  readonly parentUuid: string | null;
-  readonly rootUuid: string;
-  readonly inventories: SourceInventory[];
-  readonly traits: string[];
-  readonly aggregates: string[];
 }
 
 /** A berth consumer as the importer compares it. */
-export interface BerthConsumer {
+export interface BerthConsumer extends SourceConsumer {
   readonly id: number;
-  readonly uuid: string;
-  readonly project: string;
-  readonly user: string;
-  readonly generation: number;
-  readonly consumerType: string | null;
-  readonly allocations: SourceAllocation[];
 }
 
 type Db = Pick<EntityManager, 'query'>;

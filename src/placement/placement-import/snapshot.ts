@@ -1,16 +1,9 @@
 // A Placement 8.0 database as the importer reads it (src/import/placement/read-placement.ts):
 // names and uuids only, never the source's ids.
+import type { InventoryLimits } from '../types';
 
 /** One inventory, as Placement stored it. */
-export interface SourceInventory {
-  readonly resourceClass: string;
-  readonly total: number;
-  readonly reserved: number;
-  readonly minUnit: number;
-  readonly maxUnit: number;
-  readonly stepSize: number;
-  readonly allocationRatio: number;
-}
+export type SourceInventory = InventoryLimits;
 
 /** One provider with everything hanging off it. */
 export interface SourceProvider {

@@ -85,9 +85,12 @@ manage bootstrap --bootstrap-password admin-secret --bootstrap-username admin \
   --bootstrap-internal-url "$url/v3"
 
 serve() {
+  # uWSGI's --http-socket closes the connection after each answer: the Connection: close header
+  # says so, or a client reusing its connection (keystoneauth, requests) races the close under load.
   OS_KEYSTONE_CONFIG_DIR="$dir" OS_KEYSTONE_CONFIG_FILES="$conf" \
     uwsgi_python3 --http-socket "127.0.0.1:$port" --wsgi-file /usr/bin/keystone-wsgi-public \
     --master --processes 1 --threads 1 --lazy-apps --die-on-term --buffer-size 65535 \
+    --add-header "Connection: close" \
     --pidfile "$dir/uwsgi.pid" --daemonize "$dir/uwsgi.log"
 
   for _ in $(seq 1 120); do

@@ -78,7 +78,7 @@ placement-manage --config-file "$conf" db sync >>"$dir/manage.log" 2>&1 ||
 if [ "$mode" != --sync-only ]; then
   OS_PLACEMENT_CONFIG_DIR="$dir" uwsgi_python3 --http-socket "127.0.0.1:$port" \
     --wsgi-file /usr/bin/placement-api --master --processes 1 --threads 4 --lazy-apps \
-    --die-on-term --enable-threads --buffer-size 65535 \
+    --die-on-term --enable-threads --buffer-size 65535 --add-header "Connection: close" \
     --pidfile "$dir/uwsgi.pid" --daemonize "$dir/uwsgi.log"
   for _ in $(seq 1 120); do
     if curl -fsS -o /dev/null "$url/" 2>/dev/null; then break; fi

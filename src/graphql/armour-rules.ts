@@ -1,6 +1,10 @@
-// GraphQL armour as graphql-js validation rules (no extra dependency): maximum depth, aliases and
-// static cost per operation, fragments expanded. Each rejection is a validation error with a
-// stable extensions.code (berth.query_too_deep / berth.too_many_aliases / berth.query_too_costly).
+// Static cost of a GraphQL operation as a graphql-js validation rule (berth.query_too_costly).
+// Kept rather than graphql-armor's cost-limit, which reads no schema: it multiplies a subtree only
+// by a literal `first`/`last` (not `limit`, uncapped), so `first: $n` or an omitted `first` costs
+// ×1 where ours charges PAGINATED_DEFAULT, and a list field without pagination arguments costs ×1
+// where ours charges LIST_DEFAULT (it cannot see that the field's type is a list or a Connection).
+// Either gap lets one cheap-looking query ask for an unbounded list. Depth, aliases and
+// directives are graphql-armor's (armour-limits.ts).
 import {
   type FieldNode,
   type FragmentDefinitionNode,
@@ -19,26 +23,12 @@ import {
   type ValidationRule,
 } from 'graphql';
 
-/** Limits enforced by {@link armourRule}. */
-export interface ArmourLimits {
-  readonly maxDepth: number;
-  readonly maxAliases: number;
-  readonly maxCost: number;
-}
-
 /** List multiplier when a paginated field's `first`/`limit` is a variable or omitted. */
 export const PAGINATED_DEFAULT = 100;
 /** List multiplier for a list field without pagination arguments. */
 export const LIST_DEFAULT = 10;
 /** Largest multiplier any one field contributes. */
 const MAX_MULTIPLIER = 1000;
-
-/** Measured shape of one operation. */
-export interface OperationMeasure {
-  depth: number;
-  aliases: number;
-  cost: number;
-}
 
 function multiplier(
   field: FieldNode,
@@ -70,13 +60,13 @@ function multiplier(
 }
 
 /**
- * Measures an operation: depth (root fields are depth 1), aliased fields and static cost
- * (every field costs 1 plus its children, times its list multiplier). Fragment cycles are cut.
+ * The static cost of an operation: every field costs 1 plus its children, times its list
+ * multiplier; fragments are expanded and fragment cycles cut.
  */
-export function measureOperation(
+export function operationCost(
   ctx: Pick<ValidationContext, 'getSchema' | 'getFragment'>,
   op: OperationDefinitionNode,
-): OperationMeasure {
+): number {
   const schema = ctx.getSchema();
   const root =
     op.operation === 'query'
@@ -84,32 +74,26 @@ export function measureOperation(
       : op.operation === 'mutation'
         ? schema.getMutationType()
         : schema.getSubscriptionType();
-  const out: OperationMeasure = { depth: 0, aliases: 0, cost: 0 };
 
   const walk = (
     set: SelectionSetNode,
     parent: GraphQLNamedType | undefined | null,
-    depth: number,
     seen: ReadonlySet<string>,
   ): number => {
     let cost = 0;
     for (const sel of set.selections) {
       if (sel.kind === Kind.FIELD) {
-        out.depth = Math.max(out.depth, depth);
-        if (sel.alias) {
-          out.aliases += 1;
-        }
         const def =
           parent && (isObjectType(parent) || isInterfaceType(parent))
             ? parent.getFields()[sel.name.value]
             : undefined;
         const type = def ? getNamedType(def.type) : undefined;
         const m = multiplier(sel, def, parent?.name ?? '');
-        const children = sel.selectionSet ? walk(sel.selectionSet, type, depth + 1, seen) : 0;
+        const children = sel.selectionSet ? walk(sel.selectionSet, type, seen) : 0;
         cost += m * (1 + children);
       } else if (sel.kind === Kind.INLINE_FRAGMENT) {
         const t = sel.typeCondition ? schema.getType(sel.typeCondition.name.value) : parent;
-        cost += walk(sel.selectionSet, t ?? undefined, depth, seen);
+        cost += walk(sel.selectionSet, t ?? undefined, seen);
       } else {
         const name = sel.name.value;
         const frag: FragmentDefinitionNode | undefined | null = ctx.getFragment(name);
@@ -117,45 +101,28 @@ export function measureOperation(
           continue;
         }
         const t = schema.getType(frag.typeCondition.name.value);
-        cost += walk(frag.selectionSet, t ?? undefined, depth, new Set([...seen, name]));
+        cost += walk(frag.selectionSet, t ?? undefined, new Set([...seen, name]));
       }
-      // Stop early: the numbers only need to prove the limit is exceeded.
+      // Stop early: the number only needs to prove the limit is exceeded.
       if (cost > Number.MAX_SAFE_INTEGER / 2) {
         return cost;
       }
     }
     return cost;
   };
-  out.cost = walk(op.selectionSet, root ?? undefined, 1, new Set());
-  return out;
+  return walk(op.selectionSet, root ?? undefined, new Set());
 }
 
-/** A validation rule rejecting operations over `limits`. */
-export function armourRule(limits: ArmourLimits): ValidationRule {
+/** A validation rule rejecting operations whose {@link operationCost} is over `maxCost`. */
+export function costRule(maxCost: number): ValidationRule {
   return (ctx: ValidationContext) => ({
     OperationDefinition(op) {
-      const m = measureOperation(ctx, op);
-      const name = op.name ? `Operation '${op.name.value}'` : 'The operation';
-      if (m.depth > limits.maxDepth) {
-        ctx.reportError(
-          new GraphQLError(`${name} is nested ${m.depth} deep; the limit is ${limits.maxDepth}.`, {
-            nodes: [op],
-            extensions: { code: 'berth.query_too_deep' },
-          }),
-        );
-      }
-      if (m.aliases > limits.maxAliases) {
+      const cost = operationCost(ctx, op);
+      if (cost > maxCost) {
+        const name = op.name ? `Operation '${op.name.value}'` : 'The operation';
         ctx.reportError(
           new GraphQLError(
-            `${name} uses ${m.aliases} aliases; the limit is ${limits.maxAliases}.`,
-            { nodes: [op], extensions: { code: 'berth.too_many_aliases' } },
-          ),
-        );
-      }
-      if (m.cost > limits.maxCost) {
-        ctx.reportError(
-          new GraphQLError(
-            `${name} has an estimated cost of ${m.cost}; the limit is ${limits.maxCost}. Ask for fewer items (first/limit) or fewer nested lists.`,
+            `${name} has an estimated cost of ${cost}; the limit is ${maxCost}. Ask for fewer items (first/limit) or fewer nested lists.`,
             { nodes: [op], extensions: { code: 'berth.query_too_costly' } },
           ),
         );

@@ -1,5 +1,6 @@
-// A small progress bar for long imports: redraws one line on a TTY, prints nothing otherwise
-// (pipes and CI logs stay clean). No dependency.
+// The progress bar of the long CLI commands (`berth import compute-nodes`, `berth export
+// placement`): a cli-progress bar on a TTY, nothing otherwise (pipes and CI logs stay clean).
+import cliProgress from 'cli-progress';
 
 /** The stream the bar draws on (process.stderr in the CLI). */
 export interface ProgressStream {
@@ -8,54 +9,58 @@ export interface ProgressStream {
   write(chunk: string): boolean;
 }
 
-/** Draws `[#####.....]  45/100  45%  name` at most every `intervalMs`, and on the last step. */
+/** One cli-progress bar, started on the first update: `[####....] 45/100 45% label`. */
 export class ProgressBar {
-  private last = 0;
-  private drawn = false;
+  private readonly bar: cliProgress.SingleBar | undefined;
+  private started = false;
 
-  constructor(
-    private readonly stream: ProgressStream,
-    private readonly intervalMs = 100,
-  ) {}
+  /** @param throttleMs least time between two redraws, ms (the last step is always drawn). */
+  constructor(stream: ProgressStream, throttleMs = 100) {
+    this.bar =
+      stream.isTTY === true
+        ? new cliProgress.SingleBar(
+            {
+              stream: stream as unknown as NodeJS.WritableStream,
+              format: '[{bar}] {value}/{total} {percentage}% {label}',
+              hideCursor: true,
+              // Only the final summary may follow the bar; it never erases it.
+              clearOnComplete: false,
+              gracefulExit: false,
+              fps: 1000 / Math.max(1, throttleMs),
+              linewrap: false,
+            },
+            cliProgress.Presets.legacy,
+          )
+        : undefined;
+  }
 
   /** True when the bar draws anything. */
   get enabled(): boolean {
-    return this.stream.isTTY === true;
+    return this.bar !== undefined;
   }
 
-  /** Updates the bar (`done` of `total` rows; `label`: the current row). */
+  /** Updates the bar (`done` of `total` rows; `label`: the current row or step). */
   update(done: number, total: number, label = ''): void {
-    if (!this.enabled) {
+    if (!this.bar) {
       return;
     }
-    const now = Date.now();
-    if (done < total && now - this.last < this.intervalMs) {
+    if (!this.started) {
+      this.bar.start(total, done, { label });
+      this.started = true;
       return;
     }
-    this.last = now;
-    this.stream.write(`\r${renderBar(done, total, label, this.stream.columns || 80)}\x1b[K`);
-    this.drawn = true;
+    this.bar.setTotal(total);
+    this.bar.update(done, { label });
+    if (done >= total) {
+      this.bar.render();
+    }
   }
 
-  /** Ends the bar's line so later output starts on a fresh one. */
+  /** Draws the last state and ends the bar's line so later output starts on a fresh one. */
   finish(): void {
-    if (this.enabled && this.drawn) {
-      this.stream.write('\n');
-      this.drawn = false;
+    if (this.bar && this.started) {
+      this.bar.stop();
+      this.started = false;
     }
   }
-}
-
-/** One line of the bar, cut to fit `columns` (the label goes first). */
-export function renderBar(done: number, total: number, label: string, columns: number): string {
-  const ratio = total > 0 ? Math.min(1, done / total) : 1;
-  const width = 24;
-  const filled = Math.round(ratio * width);
-  const bar = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}]`;
-  const count = `${String(done).padStart(String(total).length)}/${total}`;
-  const pct = `${String(Math.floor(ratio * 100)).padStart(3)}%`;
-  const line = `${bar} ${count} ${pct} ${label}`;
-  // Never cut into the bar itself, even on a terminal that reports a tiny width.
-  const room = Math.max(columns - 1, bar.length + count.length + pct.length + 2);
-  return line.length > room ? line.slice(0, room) : line;
 }

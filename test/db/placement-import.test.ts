@@ -183,6 +183,37 @@ describe.each([
     },
   );
 
+  itFor(kind).each([
+    { batches: 'one batch', batch: 500 },
+    { batches: 'one provider per batch', batch: 1 },
+  ])('--replace swaps two providers’ names in $batches', async ({ batch }) => {
+    const [a, b] = [fx.p.cn1, fx.p.cn2];
+    const names = async () =>
+      Object.fromEntries(
+        (
+          await berth.dataSource.query(
+            'SELECT uuid::text AS uuid, name FROM resource_providers WHERE uuid = ANY($1::uuid[])',
+            [[a, b]],
+          )
+        ).map((r: { uuid: string; name: string }) => [r.uuid, r.name]),
+      );
+    const before = await names();
+    // Swap in the source (through a third name: Placement's names are unique too).
+    await src!.query('UPDATE resource_providers SET name = ? WHERE uuid = ?', ['swap-tmp', a]);
+    await src!.query('UPDATE resource_providers SET name = ? WHERE uuid = ?', [before[a], b]);
+    await src!.query('UPDATE resource_providers SET name = ? WHERE uuid = ?', [before[b], a]);
+    const swapped = await importPlacement(services, src!.url, { replace: true, batch });
+    expect(swapped.counts.providers).toMatchObject({ created: 0, updated: 2 });
+    expect(await names()).toEqual({ [a]: before[b], [b]: before[a] });
+    expect(await differencesFrom(berth.dataSource, await snapshotOf(src!.url))).toEqual([]);
+    // Swap back, so the next case starts from the fixture's names.
+    await src!.query('UPDATE resource_providers SET name = ? WHERE uuid = ?', ['swap-tmp', a]);
+    await src!.query('UPDATE resource_providers SET name = ? WHERE uuid = ?', [before[b], b]);
+    await src!.query('UPDATE resource_providers SET name = ? WHERE uuid = ?', [before[a], a]);
+    await importPlacement(services, src!.url, { replace: true, batch });
+    expect(await names()).toEqual(before);
+  });
+
   itFor(kind)('a dry run reports the changes and writes nothing', async () => {
     const fresh = await createTestDb();
     try {

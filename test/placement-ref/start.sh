@@ -11,6 +11,7 @@
 #   curl -H 'X-Auth-Token: admin' -H 'OpenStack-API-Version: placement 1.39' $PLACEMENT_REF_URL/
 #   test/placement-ref/stop.sh <port>                    # or: stop.sh "$PLACEMENT_REF_DIR"
 #
+# PLACEMENT_REF_POLICY=<policy.yaml>: Placement's policy file (e.g. docs/placement-read-only-policy.yaml).
 # Never touches /etc/placement/placement.conf: the config is $PLACEMENT_REF_DIR/placement.conf
 # (PLACEMENT_REF_DIR, default /tmp/berth-placement-ref-<port>; wiped first).
 # Prints `export` lines: PLACEMENT_REF_URL, PLACEMENT_REF_DIR, PLACEMENT_REF_PID, PLACEMENT_REF_DB.
@@ -71,6 +72,9 @@ auth_strategy = noauth2
 [placement_database]
 connection = $db_url
 CONF
+if [ -n "${PLACEMENT_REF_POLICY:-}" ]; then
+  printf '[oslo_policy]\npolicy_file = %s\n' "$(readlink -f "$PLACEMENT_REF_POLICY")" >>"$conf"
+fi
 
 placement-manage --config-file "$conf" db sync >>"$dir/manage.log" 2>&1 ||
   { echo "placement-manage db sync failed (see $dir/manage.log)" >&2; exit 1; }

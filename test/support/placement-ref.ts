@@ -46,18 +46,26 @@ export interface RunningPlacement {
 
 /**
  * Runs start.sh for `db` (`--fresh`: dropped and re-created; `--sync-only`: schema only, nothing
- * served; none: the database as it is, schema synced). Answers the skip reason on exit 77.
+ * served; none: the database as it is, schema synced), with `policyFile` as Placement's policy
+ * file when given. Answers the skip reason on exit 77.
  */
 export async function startPlacement(
   db: PlacementDb,
   mode: '--fresh' | '--sync-only' | '' = '--fresh',
+  policyFile?: string,
 ): Promise<RunningPlacement | { skip: string }> {
   const port = await freePort();
   try {
     const { stdout } = await run(
       path.join(dir, 'start.sh'),
       [String(port), db.sqlalchemy, ...(mode ? [mode] : [])],
-      { env: { ...process.env, PLACEMENT_REF_DIR: `/tmp/berth-placement-ref-${port}` } },
+      {
+        env: {
+          ...process.env,
+          PLACEMENT_REF_DIR: `/tmp/berth-placement-ref-${port}`,
+          ...(policyFile ? { PLACEMENT_REF_POLICY: policyFile } : {}),
+        },
+      },
     );
     const env = Object.fromEntries(
       [...stdout.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1]!, m[2]!]),

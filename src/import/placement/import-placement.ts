@@ -162,6 +162,7 @@ export async function importPlacementSnapshot(
   const cBatches = chunks(snap.consumers, size);
   const total = snap.providers.length + snap.consumers.length;
   const over = overCommitted(snap.providers, snap.consumers);
+  const sourceUuids = new Set(uuidsOf(snap.providers));
 
   // Pass 1, read-only: every decision, so a conflict stops the run before it writes anything.
   const pre = new Tally();
@@ -176,6 +177,7 @@ export async function importPlacementSnapshot(
         false,
       ),
       replace,
+      sourceUuids,
     );
     conflicts = conflicts.concat(conflictsOf('provider', ds1));
     pre.providers(ds1);
@@ -221,7 +223,7 @@ export async function importPlacementSnapshot(
           b.map((p) => p.name),
           true,
         );
-        const decided = planProviders(b, berth, replace);
+        const decided = planProviders(b, berth, replace, sourceUuids);
         throwOnConflict('provider', decided);
         changes.providers(await applyProviders(em, decided, cat));
         tally.providers(decided);

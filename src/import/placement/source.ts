@@ -93,7 +93,8 @@ async function openMysql(url: string): Promise<PlacementSource> {
   };
 }
 
-function missingOrThrow(missing: readonly string[], url: string): void {
+/** @throws Error naming the Placement tables missing at `url`. */
+export function missingOrThrow(missing: readonly string[], url: string): void {
   if (missing.length > 0) {
     throw new Error(
       `${redactUrl(url)} is not a Placement database: table(s) ${missing.join(', ')} not found (run placement-manage db sync there first?)`,

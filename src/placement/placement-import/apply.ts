@@ -59,6 +59,32 @@ async function freeNames(em: Db, decisions: readonly ProviderDecision[]): Promis
   await em.query('DELETE FROM resource_providers WHERE id = ANY($1::int[])', [ids]);
 }
 
+/** Prefix of the temporary name a provider holds while names move between providers. */
+export const PARKED_NAME_PREFIX = '~berth-import-renaming~';
+
+/**
+ * Moves out of the way every berth provider whose name changes in this batch, or which holds a
+ * name this batch needs and gets its own new name in a later one (two providers swapping names):
+ * a unique name is checked row by row, so the final names can only be set once none is held.
+ */
+async function parkNames(em: Db, decisions: readonly ProviderDecision[]): Promise<void> {
+  const ids = new Set<number>();
+  for (const d of decisions) {
+    if (d.action === 'replace' && d.current && d.current.name !== d.source.name) {
+      ids.add(d.current.id);
+    }
+    if (d.parked) {
+      ids.add(d.parked.id);
+    }
+  }
+  if (ids.size > 0) {
+    await em.query(
+      'UPDATE resource_providers SET name = $2 || uuid::text WHERE id = ANY($1::int[])',
+      [[...ids], PARKED_NAME_PREFIX],
+    );
+  }
+}
+
 /**
  * Creates and replaces the providers of one batch (parents before children) with their
  * inventories, traits and aggregates.
@@ -74,6 +100,7 @@ export async function applyProviders(
     return [];
   }
   await freeNames(em, todo);
+  await parkNames(em, todo);
   const creates = todo.filter((d) => d.action === 'create');
   const fresh = await newIds(em, 'resource_providers', creates.length);
   const idOf = new Map<string, number>();

@@ -14,6 +14,11 @@ export interface Decision<S, B> {
   readonly current: B | undefined;
   /** Another berth provider holding the source name (same name, different uuid). */
   readonly nameHolder?: BerthProvider;
+  /**
+   * A berth provider holding the source name that the source itself renames (in a later batch):
+   * it is parked under a temporary name first, not deleted.
+   */
+  readonly parked?: BerthProvider;
   /** What differs, one phrase each (empty when create or unchanged). */
   readonly differences: string[];
 }
@@ -80,6 +85,7 @@ export function planProviders(
   batch: readonly SourceProvider[],
   berth: readonly BerthProvider[],
   replace: boolean,
+  allSourceUuids: ReadonlySet<string> = new Set(),
 ): ProviderDecision[] {
   const byUuid = new Map(berth.map((b) => [b.uuid, b]));
   const byName = new Map(berth.map((b) => [b.name, b]));
@@ -87,10 +93,13 @@ export function planProviders(
   return batch.map((s) => {
     const current = byUuid.get(s.uuid);
     const holder = byName.get(s.name);
-    // A berth provider of that name that is itself being imported under its own uuid is renamed
-    // in the same batch, so it does not hold the name.
-    const nameHolder =
-      holder && holder.uuid !== s.uuid && !sourceUuids.has(holder.uuid) ? holder : undefined;
+    const other = holder && holder.uuid !== s.uuid ? holder : undefined;
+    // A berth provider of that name that the source has under its own uuid gets another name
+    // from the source: renamed in this batch, or parked now and renamed by its own later batch.
+    const renamed =
+      other !== undefined && (allSourceUuids.has(other.uuid) || sourceUuids.has(other.uuid));
+    const nameHolder = renamed ? undefined : other;
+    const parked = renamed && !sourceUuids.has(other.uuid) ? other : undefined;
     const differences = current ? providerDifferences(current, s) : [];
     if (nameHolder) {
       differences.unshift(`name '${s.name}' is held by berth provider ${nameHolder.uuid}`);
@@ -105,7 +114,14 @@ export function planProviders(
             ? 'replace'
             : 'create'
           : 'conflict';
-    return { action, source: s, current, nameHolder, differences };
+    return {
+      action,
+      source: s,
+      current,
+      nameHolder,
+      parked,
+      differences,
+    };
   });
 }
 

@@ -1,8 +1,12 @@
 // `berth token create|list|revoke`: manages API tokens. The secret is printed once, at creation;
 // only its SHA-256 is stored.
+
 import type { Command } from 'commander';
+import { cliActor } from '../auth/audit-actor';
 import { InvalidRoleError, type TokenInfo, TokenStore } from '../auth/token-store';
 import { loadConfig } from '../config';
+import { migrateDatabase } from '../db/migrate';
+import { runAudited } from '../placement/audit';
 import { type CliDatabase, openDatabase } from './database';
 import { exitWithStartupError } from './errors';
 
@@ -10,7 +14,7 @@ async function withStore<T>(fn: (store: TokenStore) => Promise<T>): Promise<T> {
   let db: CliDatabase;
   try {
     db = await openDatabase(loadConfig());
-    await db.dataSource.runMigrations({ transaction: 'each' });
+    await migrateDatabase(db.dataSource);
   } catch (err) {
     exitWithStartupError(err);
   }
@@ -50,7 +54,10 @@ export function registerTokenCommand(program: Command): void {
     .action(async (opts: { role: string; project?: string; name?: string }) => {
       await withStore(async (store) => {
         try {
-          const { token: text, info } = await store.create(opts);
+          const { token: text, info } = await runAudited(
+            { actor: cliActor(), operation: 'cli token create' },
+            () => store.create(opts),
+          );
           process.stdout.write(`${text}\n`);
           process.stderr.write(
             `created token ${info.id} (role ${info.role}${info.project ? `, project ${info.project}` : ''}); store it now, it is not shown again\n`,
@@ -85,7 +92,10 @@ export function registerTokenCommand(program: Command): void {
     .action(async (id: string) => {
       await withStore(async (store) => {
         const bare = id.startsWith('berth_') ? (id.split('_')[1] ?? id) : id;
-        if (await store.revoke(bare)) {
+        const revoked = await runAudited({ actor: cliActor(), operation: 'cli token revoke' }, () =>
+          store.revoke(bare),
+        );
+        if (revoked) {
           process.stdout.write(`revoked ${bare}\n`);
         } else {
           process.stderr.write(`berth: no active token with id ${bare}\n`);

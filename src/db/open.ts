@@ -1,11 +1,13 @@
 // Opening the database: DATABASE_URL, or embedded PostgreSQL (PGlite) in the data directory when
 // it is unset. The server also migrates and seeds it; CLI commands connect through the same core
 // (src/cli/database.ts).
+
 import type { DataSource } from 'typeorm';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { createDataSource } from './data-source';
 import { type EmbeddedPg, startEmbeddedPg } from './embedded-pg';
+import { migrateDatabase } from './migrate';
 import { seedStandard } from './seed';
 
 /** A connected database; `embedded` is set when berth started it. */
@@ -61,7 +63,7 @@ export async function openServerDatabase(
     return db;
   }
   try {
-    await db.dataSource.runMigrations({ transaction: 'each' });
+    await migrateDatabase(db.dataSource);
     await seedStandard(db.dataSource.manager);
   } catch (err) {
     await db.dataSource.destroy().catch(() => undefined);

@@ -1,5 +1,7 @@
 // Migrations apply to an empty schema, revert and re-apply cleanly, and match the entities exactly.
-import { createTestDb, type TestDb } from '../support/db';
+import { createDataSource } from '../../src/db/data-source';
+import { migrateDatabase } from '../../src/db/migrate';
+import { createTestDb, realPostgresIt, type TestDb, testDatabaseUrl } from '../support/db';
 
 describe('migrations', () => {
   let db: TestDb;
@@ -42,5 +44,22 @@ describe('migrations', () => {
     expect(await db.dataSource.showMigrations()).toBe(false);
     const sql = await db.dataSource.driver.createSchemaBuilder().log();
     expect(sql.upQueries).toEqual([]);
+  });
+
+  realPostgresIt('apply once when four replicas start together on a fresh schema', async () => {
+    const fresh = await createTestDb({ migrate: false });
+    const replicas = Array.from({ length: 4 }, () =>
+      createDataSource({ url: testDatabaseUrl(), schema: fresh.schema, poolSize: 2 }),
+    );
+    try {
+      await Promise.all(replicas.map((r) => r.initialize()));
+      const applied = await Promise.all(replicas.map((r) => migrateDatabase(r)));
+      const names = applied.flat().map((m) => m.name);
+      expect(names.sort()).toEqual(fresh.dataSource.migrations.map((m) => m.name).sort());
+      expect(await fresh.dataSource.showMigrations()).toBe(false);
+    } finally {
+      await Promise.all(replicas.map((r) => (r.isInitialized ? r.destroy() : undefined)));
+      await fresh.drop();
+    }
   });
 });

@@ -6,6 +6,7 @@
 //   [--sched-claims 3000] [--sched-limit 50 (0 = none)] [--sched-no-raw] [--sched-reuse-ms N]
 //   [--sched-shared-cache gated|always|off] [--sched-no-full (skip the 15 filters + 6 weighers run)]
 //   [--no-scheduling] [--only-scheduling]
+//   [--no-instrument] (no histograms or spans: run with and without to see what /metrics costs)
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { createApp } from '../src/app';
@@ -39,6 +40,8 @@ const num = (name: string, dflt: number) => {
   return i >= 0 ? Number(args[i + 1]) : dflt;
 };
 const smoke = flag('smoke');
+/** --no-instrument: apps without histograms or spans (createApp `instrument: false`). */
+const instrument = !flag('no-instrument');
 
 function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -91,12 +94,14 @@ async function withApp<T>(
     dataSource: ds,
     cache,
     changeChannel: `berth_changes_${schema}`,
+    instrument,
   });
   const replica = () =>
     createApp(config, createLogger('silent'), {
       dataSource: ds,
       cache: newCache(),
       changeChannel: `berth_changes_${schema}`,
+      instrument,
     });
   try {
     return await fn(app, replica);
@@ -198,7 +203,7 @@ async function main(): Promise<void> {
   const nested = num('nested', smoke ? 200 : 10000);
   const iterations = smoke ? 5 : 30;
   console.log(
-    `berth bench (${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}, ${process.env.REDIS_URL ? 'Redis' : 'in-process cache'})`,
+    `berth bench (${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}, ${process.env.REDIS_URL ? 'Redis' : 'in-process cache'}, ${instrument ? 'metrics instrumented' : 'no instrumentation (--no-instrument)'})`,
   );
 
   if (!flag('no-scheduling')) {

@@ -176,7 +176,7 @@ async function scheduleLoop(
   const inBatches = b.batchedClaims - batches.batchedClaims;
   const label = `schedule, ${o.clients} callers, ${flavors} flavor${flavors > 1 ? 's' : ''}${o.tag ?? ''}`;
   o.log(
-    `${label}: ${(sched.ok / sched.secs).toFixed(0)} claims/s (${sched.ok} ok, ${sched.failed} no host, ${sched.secs.toFixed(1)} s, berth CPU ${sched.cpuMs.toFixed(1)} ms/claim); over capacity: ${await overCommitted(app.dataSource)} (target ≥ 500 claims/s, 0 over)`,
+    `${label}: ${(sched.ok / sched.secs).toFixed(0)} claims/s (${sched.ok} ok, ${sched.failed} no host, ${sched.secs.toFixed(1)} s, berth CPU ${sched.cpuMs.toFixed(2)} ms/claim); over capacity: ${await overCommitted(app.dataSource)} (target ≥ 500 claims/s, 0 over)`,
   );
   o.log(
     `  evaluations ${e.computed - evals.computed} run, ${e.shared - evals.shared} shared; candidate cache ${after.hits - before.hits} hits / ${after.hits + after.misses - before.hits - before.misses} (${after.sharedBypassed - before.sharedBypassed} skipped the shared layer); ${tx} batch transactions wrote ${inBatches} claims (mean ${(inBatches / Math.max(1, tx)).toFixed(1)}), ${b.splitBatches - batches.splitBatches} split`,

@@ -7,11 +7,12 @@ import { builtinPlugins } from '../filters/registry';
 import type { Cache } from './cache/cache';
 import { type Config, pluginConfigOrThrow } from './config';
 import type { Logger } from './logger';
+import type { StageObserver } from './observability/stage';
 import { ClaimService } from './placement/claims';
 import { hostsOfConsumers } from './placement/consumer';
 import { BadRequestError, ErrorCode } from './placement/errors';
 import { AggregateMetadataCache } from './placement/host-rows';
-import { ClaimBatcher } from './scheduler/claiming/claim-batcher';
+import { ClaimBatcher, type ClaimWriter } from './scheduler/claiming/claim-batcher';
 import { errorMessage } from './scheduler/runtime/isolation';
 import { type OperatorPlugins, outOfProcessPlugins } from './scheduler/runtime/out-of-process';
 import {
@@ -73,6 +74,12 @@ export interface Scheduling {
   close(): Promise<void>;
 }
 
+/** How the scheduler is observed (src/http/metrics.ts); bare calls when absent. */
+export interface SchedulingObservation {
+  readonly stages: StageObserver;
+  claimWriter(writer: ClaimWriter): ClaimWriter;
+}
+
 /**
  * Builds the scheduler.
  * @throws SchedulerConfigError for unknown, duplicate or misconfigured plugins or profiles.
@@ -82,6 +89,7 @@ export function createScheduling(
   services: Services,
   cache: Cache,
   log: Logger,
+  observed?: SchedulingObservation,
 ): Scheduling {
   const logger = log.child({ component: 'scheduler' });
   let loads = 0;
@@ -137,12 +145,16 @@ export function createScheduling(
     hostViews: new HostViewCache(),
     aggregates: new AggregateMetadataCache(services.dataSource, services.changes),
     evaluations: new EvaluationMemo(config.scheduler.evaluationReuseMs),
-    claims: new ClaimBatcher(moves, config.scheduler.claimBatch),
+    claims: new ClaimBatcher(
+      observed ? observed.claimWriter(moves) : moves,
+      config.scheduler.claimBatch,
+    ),
     claimWriter: moves,
     log,
     instanceHosts: (uuids) => hostsOfConsumers(services.dataSource, uuids),
     serverGroups: (uuid, placing) => services.serverGroups.placement(uuid, placing),
     maxClaimAttempts: config.scheduler.maxClaimAttempts,
+    ...(observed ? { stages: observed.stages } : {}),
   });
   return {
     service,

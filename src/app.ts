@@ -15,7 +15,7 @@ import { RedisCache } from './cache/redis-cache';
 import type { Config } from './config';
 import { type ChangeListener, startChangeListener } from './db/change-listener';
 import { openServerDatabase } from './db/open';
-import { metricsText } from './http/metrics';
+import { createAppMetrics } from './http/metrics';
 import { type Readiness, readiness } from './http/readiness';
 import { createRequestHandler } from './http/router';
 import type { Logger } from './logger';
@@ -68,6 +68,8 @@ export interface AppOverrides {
   readonly changeChannel?: string;
   /** URL to LISTEN on when a DataSource is given (otherwise no listener is started). */
   readonly listenUrl?: string;
+  /** false: no histograms or spans on the hot paths (the bench's baseline); default true. */
+  readonly instrument?: boolean;
 }
 
 /**
@@ -85,6 +87,8 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
     (config.redisUrl
       ? new RedisCache(config.redisUrl, log, '', { commandTimeoutMs: config.redisTimeoutMs })
       : new MemoryCache());
+  const metrics = createAppMetrics({ restPrefix: config.restPrefix, instrument: o.instrument });
+  metrics.observePool(ds);
   const bus = new ChangeBus(o.changeChannel);
   const services = createServices(ds, bus, {
     candidateBounds: config.limits.candidates,
@@ -94,7 +98,8 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
   const listener: ChangeListener | undefined = listenUrl
     ? startChangeListener(listenUrl, bus, log)
     : undefined;
-  const scheduling = createScheduling(config, services, cache, log);
+  const scheduling = createScheduling(config, services, cache, log, metrics);
+  metrics.readStats({ scheduling, services, cache });
   const tokens = new TokenStore(ds);
   const authenticator = config.auth
     ? new Authenticator(tokens, config.limits.authCacheTtlMs, log)
@@ -117,6 +122,7 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
     config,
     authenticator: verifier,
     limiter,
+    plugins: metrics.graphqlPlugins,
   });
   const admission = { authenticator: verifier, limiter, log };
   const rest = createRestRouter({ services, config, log, authenticator: verifier, limiter });
@@ -132,7 +138,7 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
     admission,
     graphql,
     rest,
-    metricsText: () => metricsText({ scheduling, services, cache }),
+    metrics,
     readiness: ready,
   });
 
@@ -150,6 +156,7 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
     handle,
     readiness: ready,
     async close() {
+      metrics.close();
       await listener?.stop();
       await scheduling.close();
       await cache.close();

@@ -1,7 +1,7 @@
 // Composition root of the GraphQL endpoint: yoga over the Pothos schema with the one error mask,
 // authentication/authorisation, rate limit and armour (src/graphql).
 import { randomUUID } from 'node:crypto';
-import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { DIRECT_ROOTS } from '../schema/allocation-candidate-answer';
 import type { Context } from '../schema/context';
 import { maskError } from '../schema/errors';
@@ -34,6 +34,8 @@ export function createGraphQL(deps: {
   /** undefined = authentication off. */
   authenticator: TokenVerifier | undefined;
   limiter: RateLimiter;
+  /** More yoga plugins, run after berth's own (e.g. /metrics' operation timing). */
+  plugins?: readonly Plugin[];
 }): YogaServerInstance<ServerContext, Context> {
   const principals = new WeakMap<Request, Principal>();
   const l = deps.config.limits;
@@ -78,6 +80,7 @@ export function createGraphQL(deps: {
       useArmour({
         maxDepth: l.maxDepth,
         maxAliases: l.maxAliases,
+        maxDirectives: l.maxDirectives,
         maxCost: l.maxCost,
         maxTokens: l.maxTokens,
         // Admin tokens may always introspect (GraphiQL's docs, code generation).
@@ -87,6 +90,7 @@ export function createGraphQL(deps: {
       }),
       useResultBudget({ schema, maxItems: l.maxResultItems }),
       useCompiledQueries({ schema, log: deps.log, direct: DIRECT_ROOTS }),
+      ...(deps.plugins ?? []),
     ],
     context: ({ requestId, request }): Context => {
       const id = requestId ?? randomUUID();

@@ -15,6 +15,7 @@ import type { Config } from '../config';
 import { prepareServerDatabase } from '../db/open';
 import { authSummary } from '../http/readiness';
 import { createLogger, type Logger } from '../logger';
+import { startTracing } from '../observability/tracing';
 import type { RunningServer } from '../server';
 import { BERTH_VERSION } from '../version';
 import { advertiseEmbedded } from './database';
@@ -54,6 +55,8 @@ async function serveHere(
   who: { readonly plan: WorkerPlan } | { readonly worker: WorkerIdentity },
 ): Promise<void> {
   const worker = 'worker' in who ? who.worker : undefined;
+  // Before the server's modules load: the instrumentations patch them as they are required.
+  const tracing = startTracing();
   // Loaded here, not at the top: a cluster primary never serves, and is ~30 MiB smaller without
   // the app (require: a dynamic import() would be ESM, which ts-node runs of src/ cannot load).
   const { startServer } = require('../server') as typeof import('../server');
@@ -82,7 +85,8 @@ async function serveHere(
   const shutdown = (signal: string) => {
     log.info({ signal }, 'signal received');
     running.stop().then(
-      () => {
+      async () => {
+        await tracing?.shutdown().catch(() => {});
         unadvertise();
         process.exit(0);
       },

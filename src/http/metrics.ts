@@ -1,86 +1,80 @@
-// /metrics: the Prometheus text of what the caches, the capacity index and the scheduler did.
-import type { Scheduling } from '../app-scheduling';
-import type { Cache } from '../cache/cache';
-import type { Services } from '../services';
+// /metrics: one Prometheus registry per app (prom-client) holding the request, GraphQL, scheduler
+// stage, claim and pool histograms, and the caches' and scheduler's statistics under their
+// long-standing names (src/observability/stats-metrics.ts). `instrument: false` leaves the hot
+// paths bare (no histograms, no spans): the bench's baseline for the instrumentation's cost.
+import type { Plugin } from 'graphql-yoga';
+import { Registry } from 'prom-client';
+import type { DataSource } from 'typeorm';
+import { CONSOLE_PREFIX } from '../console-assets';
+import { ASSET_PREFIX } from '../graphiql-assets';
+import { timedClaimWriter } from '../observability/claims';
+import { useOperationMetrics } from '../observability/graphql-metrics';
+import { methodLabel, routeNamer, statusLabel } from '../observability/http-route';
+import { createHistograms, exposition } from '../observability/metrics';
+import { observePool } from '../observability/pool';
+import { BARE_STAGES, type StageObserver, stageObserver } from '../observability/stage';
+import { registerStatsMetrics, type StatsSources } from '../observability/stats-metrics';
+import { ROUTES } from '../rest/routes';
+import type { ClaimWriter } from '../scheduler/claiming/claim-batcher';
 
-/** What the metrics are read from. */
-export interface MetricsSources {
-  readonly scheduling: Scheduling;
-  readonly services: Pick<Services, 'candidates' | 'allocations'>;
-  readonly cache: Cache;
+/** The metrics of one app. */
+export interface AppMetrics {
+  /** The scheduler's stage seam. */
+  readonly stages: StageObserver;
+  /** Yoga plugins (none when not instrumenting). */
+  readonly graphqlPlugins: Plugin[];
+  /** Records one finished HTTP request. */
+  observeRequest(path: string, method: string | undefined, status: number, seconds: number): void;
+  /** The claim writer, its transactions timed. */
+  claimWriter(writer: ClaimWriter): ClaimWriter;
+  /** Observes the pool of `ds` (waits, client counts). */
+  observePool(ds: DataSource): void;
+  /** Exposes the statistics of `sources` (read at each scrape). */
+  readStats(sources: StatsSources): void;
+  /** The Prometheus text exposition, read now. */
+  text(): Promise<string>;
+  readonly contentType: string;
+  /** Stops observing shared things (the pool). */
+  close(): void;
 }
 
-/** One metric in the Prometheus text format. */
-function metric(name: string, type: 'counter' | 'gauge', value: number, help?: string): string {
-  const lines = help ? [`# HELP ${name} ${help}`] : [];
-  return [...lines, `# TYPE ${name} ${type}`, `${name} ${value}`].join('\n');
-}
-
-/** The metrics text, read now. */
-export function metricsText(d: MetricsSources): string {
-  const c = d.scheduling.cache.stats;
-  const lookups = c.hits + c.misses;
-  const idx = d.services.candidates.stats;
-  const ev = d.scheduling.service.evaluations.stats;
-  const cb = d.scheduling.service.claims.stats;
-  const aw = d.services.allocations.groupCommitStats();
-  return [
-    metric('berth_candidate_cache_hits_total', 'counter', c.hits, 'Candidate-set cache hits.'),
-    metric(
-      'berth_candidate_cache_local_hits_total',
-      'counter',
-      c.localHits,
-      'Hits served by the per-replica layer (same index revision).',
-    ),
-    metric(
-      'berth_candidate_cache_shared_bypassed_total',
-      'counter',
-      c.sharedBypassed,
-      'Misses that skipped the shared layer (it was not paying off).',
-    ),
-    metric('berth_candidate_cache_misses_total', 'counter', c.misses),
-    metric(
-      'berth_candidate_cache_hit_ratio',
-      'gauge',
-      lookups ? c.hits / lookups : 0,
-      'Hits / lookups since start.',
-    ),
-    metric('berth_cache_backend_errors_total', 'counter', d.cache.stats.errors),
-    metric('berth_candidate_index_full_loads_total', 'counter', idx.fullLoads),
-    metric('berth_candidate_index_refreshes_total', 'counter', idx.refreshes),
-    metric('berth_candidate_index_providers', 'gauge', idx.providers),
-    metric(
-      'berth_scheduler_evaluations_total',
-      'counter',
-      ev.computed,
-      'Filter/weigher passes run.',
-    ),
-    metric(
-      'berth_scheduler_evaluations_shared_total',
-      'counter',
-      ev.shared,
-      "Requests answered with an identical request's pass.",
-    ),
-    metric(
-      'berth_claim_batches_total',
-      'counter',
-      cb.batches,
-      'Transactions that wrote several scheduler claims.',
-    ),
-    metric('berth_claim_batched_claims_total', 'counter', cb.batchedClaims),
-    metric(
-      'berth_allocation_write_batches_total',
-      'counter',
-      aw.batches,
-      'Transactions that wrote several PUT /allocations requests (group commit).',
-    ),
-    metric('berth_allocation_write_batched_total', 'counter', aw.batchedWrites),
-    metric(
-      'berth_allocation_write_split_batches_total',
-      'counter',
-      aw.splitBatches,
-      'Batches refused as a whole and retried write by write.',
-    ),
-    '',
-  ].join('\n');
+/** Builds an app's metrics; `restPrefix` names REST routes. */
+export function createAppMetrics(o: { restPrefix: string; instrument?: boolean }): AppMetrics {
+  const registry = new Registry();
+  const h = createHistograms(registry);
+  const instrument = o.instrument ?? true;
+  const routeOf = routeNamer({
+    exact: ['/healthz', '/readyz', '/metrics', '/graphql'],
+    prefixes: ['/graphql', CONSOLE_PREFIX, ASSET_PREFIX],
+    restPrefix: o.restPrefix,
+    restTemplates: ROUTES.map((r) => r.path),
+  });
+  const stops: (() => void)[] = [];
+  return {
+    stages: instrument ? stageObserver(h.stages) : BARE_STAGES,
+    graphqlPlugins: instrument ? [useOperationMetrics(h.graphql)] : [],
+    observeRequest(path, method, status, seconds) {
+      if (instrument) {
+        h.http.observe(
+          { route: routeOf(path), method: methodLabel(method), status: statusLabel(status) },
+          seconds,
+        );
+      }
+    },
+    claimWriter: (writer) =>
+      instrument ? timedClaimWriter(writer, h.claimTransactions, h.claimBatchSize) : writer,
+    observePool(ds) {
+      if (instrument) {
+        stops.push(observePool(ds, h.poolAcquire, registry));
+      }
+    },
+    readStats: (sources) => registerStatsMetrics(registry, sources),
+    text: () => exposition(registry),
+    contentType: registry.contentType,
+    close() {
+      for (const stop of stops.splice(0)) {
+        stop();
+      }
+    },
+  };
 }

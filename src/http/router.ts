@@ -9,8 +9,10 @@ import { ASSET_PREFIX, serveGraphiQLAsset } from '../graphiql-assets';
 import { AUTH_CODES, graphqlMediaTypeProblem } from '../graphql/authenticate-plugin';
 import { BodyTooLargeError, readBodyLimited } from '../http-body';
 import type { Logger } from '../logger';
+import { withRequestId } from '../observability/request-scope';
 import type { createRestRouter } from '../rest/router';
 import type { createGraphQL } from '../yoga';
+import type { AppMetrics } from './metrics';
 import type { Readiness } from './readiness';
 
 /** What the routes serve. */
@@ -20,7 +22,7 @@ export interface RouterDeps {
   readonly admission: AdmissionDeps;
   readonly graphql: ReturnType<typeof createGraphQL>;
   readonly rest: ReturnType<typeof createRestRouter>;
-  readonly metricsText: () => string;
+  readonly metrics: Pick<AppMetrics, 'text' | 'contentType' | 'observeRequest'>;
   readonly readiness: () => Promise<Readiness>;
 }
 
@@ -28,7 +30,7 @@ export interface RouterDeps {
 export function createRequestHandler(
   d: RouterDeps,
 ): (req: IncomingMessage, res: ServerResponse) => void {
-  const { config, log, admission, graphql, rest, metricsText, readiness } = d;
+  const { config, log, admission, graphql, rest, metrics, readiness } = d;
   const serveConsole = createConsoleHandler();
 
   function send(res: ServerResponse, status: number, body: unknown): void {
@@ -90,19 +92,20 @@ export function createRequestHandler(
     const requestId = (req.headers['x-request-id'] as string | undefined) ?? randomUUID();
     res.setHeader('x-request-id', requestId);
     const started = process.hrtime.bigint();
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
     res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
       log.info(
-        {
-          requestId,
-          method: req.method,
-          url: req.url,
-          status: res.statusCode,
-          ms: Number(process.hrtime.bigint() - started) / 1e6,
-        },
+        { requestId, method: req.method, url: req.url, status: res.statusCode, ms },
         'request',
       );
+      metrics.observeRequest(path, req.method, res.statusCode, ms / 1000);
     });
-    const path = (req.url ?? '/').split('?')[0];
+    // Spans opened while serving it (src/observability/stage.ts) name the request id.
+    withRequestId(requestId, () => route(req, res, path, requestId));
+  }
+
+  function route(req: IncomingMessage, res: ServerResponse, path: string, requestId: string): void {
     if (path === '/healthz') {
       send(res, 200, { status: 'ok' });
       return;
@@ -118,8 +121,16 @@ export function createRequestHandler(
       return;
     }
     if (path === '/metrics') {
-      res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' });
-      res.end(metricsText());
+      metrics.text().then(
+        (text) => {
+          res.writeHead(200, { 'content-type': metrics.contentType });
+          res.end(text);
+        },
+        (err: unknown) => {
+          log.error({ err }, 'metrics collection failed');
+          send(res, 500, { error: 'metrics collection failed' });
+        },
+      );
       return;
     }
     if (path === '/readyz') {

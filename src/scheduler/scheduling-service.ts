@@ -3,6 +3,7 @@
 // consumer with fall-through to the next host on conflict, all or nothing for multi-create
 // (Nova: scheduler/manager.py select_destinations, scheduler/utils.py claim_resources).
 import type { Logger } from '../logger';
+import { BARE_STAGES, type StageObserver } from '../observability/stage';
 import type { CandidateService } from '../placement/allocation-candidates/candidate-service';
 import type { CandidateRequest } from '../placement/allocation-candidates/request';
 import type {
@@ -49,6 +50,9 @@ export interface ScheduleRequest {
   readonly profile?: string;
 }
 
+/** The span attributes of a claim attempt. */
+const attempt = (r: RankedHost) => ({ 'berth.host': r.host.uuid });
+
 /** Server-group conflicts a claim may meet on top of its attempts (racing members). */
 const MAX_GROUP_CONFLICTS = 64;
 
@@ -94,6 +98,8 @@ export interface SchedulingDeps {
   readonly serverGroups?: ServerGroupLookup;
   /** How many hosts a consumer's claim may try before giving up (default 10). */
   readonly maxClaimAttempts?: number;
+  /** Times and traces the stages (src/observability/stage.ts); bare calls when absent. */
+  readonly stages?: StageObserver;
 }
 
 /** Orchestrates the pipeline over the domain services. */
@@ -105,6 +111,7 @@ export class SchedulingService {
   private readonly log: Logger;
   private readonly moves: Pick<ClaimService, 'undo'>;
   private readonly candidates: CandidateService;
+  private readonly stages: StageObserver;
   /** Host views between requests. */
   readonly views: HostViewCache;
   /** Writes claims, batching those that queue up together. */
@@ -122,6 +129,7 @@ export class SchedulingService {
     this.views = deps.hostViews;
     this.claims = deps.claims;
     this.evaluations = deps.evaluations;
+    this.stages = deps.stages ?? BARE_STAGES;
   }
 
   /**
@@ -145,13 +153,13 @@ export class SchedulingService {
       pipeline.evaluate(spec, {
         aggregates: async () =>
           (await this.aggregates.all()).filter((a) => Object.keys(a.metadata).length > 0),
-        hosts: async (amended) => {
-          const candidates = await this.cache.getOrCompute(
-            amended.candidateRequest,
-            this.candidates,
-          );
-          return this.hostViews(candidates);
-        },
+        hosts: (amended) =>
+          this.stages.observe('candidates', undefined, undefined, async () =>
+            this.hostViews(
+              await this.cache.getOrCompute(amended.candidateRequest, this.candidates),
+            ),
+          ),
+        stages: this.stages,
       }),
     );
     const result = pipeline.rank(evaluation);
@@ -189,7 +197,11 @@ export class SchedulingService {
    * Dry run: ranks hosts and proposes one per consumer as `schedule` would without races
    * (later consumers see the earlier proposals' consumption). Claims nothing.
    */
-  async explain(req: ScheduleRequest): Promise<ScheduleOutcome> {
+  explain(req: ScheduleRequest): Promise<ScheduleOutcome> {
+    return this.stages.observe('explain', undefined, undefined, () => this.explainNow(req));
+  }
+
+  private async explainNow(req: ScheduleRequest): Promise<ScheduleOutcome> {
     const { explanation, ranking, spec } = await this.evaluate(req);
     const planned = new Map<string, number>();
     const group = new GroupPlan(spec.serverGroup);
@@ -226,7 +238,12 @@ export class SchedulingService {
    * cannot be placed (or its claim fails, e.g. over quota), the claims made earlier in this call
    * are undone (generation-checked) and every selection says why.
    */
-  async schedule(req: ScheduleRequest): Promise<ScheduleOutcome> {
+  schedule(req: ScheduleRequest): Promise<ScheduleOutcome> {
+    const attrs = { 'berth.consumers': req.consumerUuids.length };
+    return this.stages.observe('schedule', undefined, attrs, () => this.scheduleNow(req));
+  }
+
+  private async scheduleNow(req: ScheduleRequest): Promise<ScheduleOutcome> {
     const selections: Selection[] = [];
     const claimed: Claimed[] = [];
     let first: { explanation: Explanation; ranking: RankedHost[] } | undefined;
@@ -329,15 +346,17 @@ export class SchedulingService {
       const release = this.inFlight.take(ranked.host.uuid);
       try {
         const allocations = fromView(ar.allocations);
-        const claimed = await this.claims.claim({
-          consumerUuid,
-          projectId: req.projectId,
-          userId: req.userId,
-          consumerType: req.consumerType ?? 'INSTANCE',
-          hostUuid: ranked.host.uuid,
-          allocations,
-          ...(group === undefined ? {} : { serverGroup: group }),
-        });
+        const claimed = await this.stages.observe('claim', undefined, attempt(ranked), () =>
+          this.claims.claim({
+            consumerUuid,
+            projectId: req.projectId,
+            userId: req.userId,
+            consumerType: req.consumerType ?? 'INSTANCE',
+            hostUuid: ranked.host.uuid,
+            allocations,
+            ...(group === undefined ? {} : { serverGroup: group }),
+          }),
+        );
         return {
           selection: {
             consumerUuid,

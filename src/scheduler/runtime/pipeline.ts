@@ -1,6 +1,7 @@
 // The scheduling pipeline: amend the request, filter hosts in order, weigh, rank (upstream:
 // nova/scheduler/manager.py _schedule + nova/filters.py BaseFilterHandler + request_filter.py).
 
+import { BARE_STAGES, type StageObserver } from '../../observability/stage';
 import type {
   AggregateView,
   AmendContext,
@@ -59,6 +60,8 @@ export interface ScheduleIo {
   readonly aggregates: () => Promise<readonly AggregateView[]> | readonly AggregateView[];
   /** Runs the candidate query for the amended request and loads the host views in batches. */
   readonly hosts: (spec: RequestSpec) => Promise<readonly HostView[]>;
+  /** Times and traces each filter, weigher and the weighing (bare calls when absent). */
+  readonly stages?: StageObserver;
 }
 
 /**
@@ -270,6 +273,7 @@ export function createPipeline(
     hosts: readonly HostView[],
     spec: RequestSpec,
     amended?: AmendResult,
+    stages: StageObserver = BARE_STAGES,
   ): Promise<Evaluation> {
     const active = plugins.filters.filter(isHostFilter);
     if (amended?.unsatisfiable !== undefined) {
@@ -297,7 +301,11 @@ export function createPipeline(
       if (survivors.length === 0) {
         break;
       }
-      const result = await runFilter(f, survivors, spec, onFailure);
+      const input = survivors;
+      const attrs = { 'berth.hosts_in': input.length };
+      const result = await stages.observe('filter', f.name, attrs, () =>
+        runFilter(f, input, spec, onFailure),
+      );
       steps.push(result.step);
       survivors = result.survivors;
       ran += 1;
@@ -307,11 +315,14 @@ export function createPipeline(
     }
     const weighing =
       survivors.length > 0
-        ? await weighHosts(plugins.weighers, survivors, spec, {
-            defaultTimeBudgetMs,
-            now,
-            onFailure,
-          })
+        ? await stages.observe('weighing', undefined, { 'berth.hosts_in': survivors.length }, () =>
+            weighHosts(plugins.weighers, survivors, spec, {
+              defaultTimeBudgetMs,
+              now,
+              onFailure,
+              stages,
+            }),
+          )
         : { ...NOTHING_WEIGHED, steps: [] };
     const explanation: Explanation = {
       amendments: amended?.steps ?? [],
@@ -338,7 +349,7 @@ export function createPipeline(
     if (amended.unsatisfiable !== undefined) {
       return filterAndWeigh([], amended.spec, amended);
     }
-    return filterAndWeigh(await io.hosts(amended.spec), amended.spec, amended);
+    return filterAndWeigh(await io.hosts(amended.spec), amended.spec, amended, io.stages);
   }
 
   const needsAggregates = plugins.filters.some((f) => f.amendRequest !== undefined);

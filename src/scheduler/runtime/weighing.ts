@@ -1,6 +1,7 @@
 // Weighing and ranking of the hosts that passed the filters (upstream: nova/weights.py
 // BaseWeightHandler.get_weighed_objects and nova/scheduler/manager.py _get_sorted_hosts).
 
+import type { StageObserver } from '../../observability/stage';
 import { normalise, resolveMultiplier } from '../helpers';
 import type { HostView, RequestSpec, WeigherPlugin } from '../plugin-api';
 import { hasWeighBatch, runBatch } from './batch';
@@ -12,6 +13,8 @@ export interface WeighingOptions {
   readonly defaultTimeBudgetMs: number;
   readonly now: () => number;
   readonly onFailure: (failure: PluginFailure) => void;
+  /** Times and traces each weigher (bare calls when absent). */
+  readonly stages?: StageObserver;
 }
 
 /** Per-host totals and per-weigher breakdown, in the order of `hosts`. */
@@ -94,7 +97,11 @@ export async function weighHosts(
       weigher.name,
     );
     const start = options.now();
-    const result = await rawWeights(weigher, hosts, spec, budget);
+    const result = options.stages
+      ? await options.stages.observe('weigher', weigher.name, undefined, () =>
+          rawWeights(weigher, hosts, spec, budget),
+        )
+      : await rawWeights(weigher, hosts, spec, budget);
     const durationMs = options.now() - start;
     if ('failure' in result) {
       const failure: PluginFailure = { ...result.failure, plugin: weigher.name, policy: 'dropped' };

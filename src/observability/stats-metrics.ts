@@ -1,0 +1,131 @@
+// The counters and gauges berth keeps as plain statistics (caches, capacity index, evaluation
+// memo, group commits), exposed under their long-standing names: each is read at scrape time by
+// a prom-client collect() callback, so nothing on the hot path changes.
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { Scheduling } from '../app-scheduling';
+import type { Cache } from '../cache/cache';
+import type { Services } from '../services';
+
+/** What the statistics are read from. */
+export interface StatsSources {
+  readonly scheduling: Scheduling;
+  readonly services: Pick<Services, 'candidates' | 'allocations'>;
+  readonly cache: Cache;
+}
+
+type Read = (s: StatsSources) => number;
+
+const COUNTERS: readonly [string, string, Read][] = [
+  [
+    'berth_candidate_cache_hits_total',
+    'Candidate-set cache hits.',
+    (s) => s.scheduling.cache.stats.hits,
+  ],
+  [
+    'berth_candidate_cache_local_hits_total',
+    'Hits served by the per-replica layer (same index revision).',
+    (s) => s.scheduling.cache.stats.localHits,
+  ],
+  [
+    'berth_candidate_cache_shared_bypassed_total',
+    'Misses that skipped the shared layer (it was not paying off).',
+    (s) => s.scheduling.cache.stats.sharedBypassed,
+  ],
+  [
+    'berth_candidate_cache_misses_total',
+    'Candidate-set cache misses.',
+    (s) => s.scheduling.cache.stats.misses,
+  ],
+  [
+    'berth_cache_backend_errors_total',
+    'Cache backend (Redis) errors.',
+    (s) => s.cache.stats.errors,
+  ],
+  [
+    'berth_candidate_index_full_loads_total',
+    'Full loads of the capacity index.',
+    (s) => s.services.candidates.stats.fullLoads,
+  ],
+  [
+    'berth_candidate_index_refreshes_total',
+    'Incremental refreshes of the capacity index.',
+    (s) => s.services.candidates.stats.refreshes,
+  ],
+  [
+    'berth_scheduler_evaluations_total',
+    'Filter/weigher passes run.',
+    (s) => s.scheduling.service.evaluations.stats.computed,
+  ],
+  [
+    'berth_scheduler_evaluations_shared_total',
+    "Requests answered with an identical request's pass.",
+    (s) => s.scheduling.service.evaluations.stats.shared,
+  ],
+  [
+    'berth_claim_batches_total',
+    'Transactions that wrote several scheduler claims.',
+    (s) => s.scheduling.service.claims.stats.batches,
+  ],
+  [
+    'berth_claim_batched_claims_total',
+    'Claims written by those transactions.',
+    (s) => s.scheduling.service.claims.stats.batchedClaims,
+  ],
+  [
+    'berth_allocation_write_batches_total',
+    'Transactions that wrote several PUT /allocations requests (group commit).',
+    (s) => s.services.allocations.groupCommitStats().batches,
+  ],
+  [
+    'berth_allocation_write_batched_total',
+    'PUT /allocations requests written by those transactions.',
+    (s) => s.services.allocations.groupCommitStats().batchedWrites,
+  ],
+  [
+    'berth_allocation_write_split_batches_total',
+    'Batches refused as a whole and retried write by write.',
+    (s) => s.services.allocations.groupCommitStats().splitBatches,
+  ],
+];
+
+const GAUGES: readonly [string, string, Read][] = [
+  [
+    'berth_candidate_cache_hit_ratio',
+    'Hits / lookups since start.',
+    (s) => {
+      const c = s.scheduling.cache.stats;
+      const lookups = c.hits + c.misses;
+      return lookups ? c.hits / lookups : 0;
+    },
+  ],
+  [
+    'berth_candidate_index_providers',
+    'Providers in the capacity index.',
+    (s) => s.services.candidates.stats.providers,
+  ],
+];
+
+/** Registers the statistics of `sources` on `registry`, read at each scrape. */
+export function registerStatsMetrics(registry: Registry, sources: StatsSources): void {
+  for (const [name, help, read] of COUNTERS) {
+    new Counter({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(read(sources));
+      },
+    });
+  }
+  for (const [name, help, read] of GAUGES) {
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(read(sources));
+      },
+    });
+  }
+}

@@ -6,6 +6,7 @@ import { ApiTokens1764000000001 } from './1764000000001-ApiTokens';
 import { NoScopedAdminTokens1764100000000 } from './1764100000000-NoScopedAdminTokens';
 import { ServerGroups1764200000000 } from './1764200000000-ServerGroups';
 import { OpenStackRoles1764300000000 } from './1764300000000-OpenStackRoles';
+import { AuditEvents1764400000000 } from './1764400000000-AuditEvents';
 
 /** Every migration class, oldest first. */
 export const migrations = [
@@ -16,4 +17,5 @@ export const migrations = [
   NoScopedAdminTokens1764100000000,
   ServerGroups1764200000000,
   OpenStackRoles1764300000000,
+  AuditEvents1764400000000,
 ];

@@ -1,4 +1,5 @@
 // Composes the GraphQL schema: imports every type file (for registration), then builds it.
+import { auditMutations } from './audit';
 import { builder } from './builder';
 import './aggregate';
 import './allocation-candidate';
@@ -25,5 +26,5 @@ import './trait';
 import './usage';
 import './version';
 
-/** The executable GraphQL schema. */
-export const schema = builder.toSchema({ sortSchema: false });
+/** The executable GraphQL schema (every mutation audited: schema/audit.ts). */
+export const schema = auditMutations(builder.toSchema({ sortSchema: false }));

@@ -3,6 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type App, createApp, type WorkerIdentity } from './app';
+import { startAuditPrune } from './audit-prune';
 import type { Config } from './config';
 import type { Logger } from './logger';
 
@@ -134,9 +135,11 @@ export async function startServer(
           `cannot listen on ${config.host}:${config.port} (${code ?? (err as Error).message}); check BERTH_HOST and PORT`,
         );
   }
+  const stopPrune = startAuditPrune(app.services.dataSource, config.auditRetentionDays, log);
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
+      stopPrune();
       log.info('shutting down: no new connections, finishing in-flight requests');
       await listener.drain();
       await app.close();

@@ -1,5 +1,6 @@
 // HTTP client of the soak harness: one keep-alive agent per replica, the request headers in one
 // place (authHeaders), and every response classified the same way for GraphQL and REST.
+import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'node:http';
 
 /**
@@ -45,6 +46,11 @@ export interface Reply<T = unknown> {
   readonly ms: number;
   /** Date.now() when the request was sent. */
   readonly sentAt: number;
+  /**
+   * The request id the server logs and audits it under: the x-request-id sent (GraphQL), the
+   * x-openstack-request-id answered (REST; unknown when the answer was lost).
+   */
+  readonly requestId?: string;
 }
 
 /** True when the outcome leaves the write's effect unknown. */
@@ -56,6 +62,8 @@ interface RawReply {
   status: number;
   body: string;
   error?: string;
+  /** The x-openstack-request-id header of the answer. */
+  openstackRequestId?: string;
 }
 
 /** A client bound to one replica's base URL. */
@@ -99,8 +107,13 @@ export class ReplicaClient {
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
+          const id = res.headers['x-openstack-request-id'];
           res.on('end', () =>
-            done({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+            done({
+              status: res.statusCode ?? 0,
+              body: Buffer.concat(chunks).toString('utf8'),
+              openstackRequestId: typeof id === 'string' ? id : undefined,
+            }),
           );
           res.on('error', (err) => done({ status: 0, body: '', error: errCode(err) }));
         },
@@ -118,16 +131,21 @@ export class ReplicaClient {
   async graphql<T>(query: string, variables: object, field: string): Promise<Reply<T>> {
     const sentAt = Date.now();
     const t = performance.now();
+    const requestId = `soak-${randomUUID()}`;
     const r = await this.raw(
       'POST',
       '/graphql',
-      { 'content-type': 'application/json', accept: 'application/json' },
+      {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        'x-request-id': requestId,
+      },
       JSON.stringify({ query, variables }),
     );
     const ms = performance.now() - t;
     const net = networkOutcome(r);
     if (net) {
-      return { outcome: net, status: 0, code: r.error, ms, sentAt };
+      return { outcome: net, status: 0, code: r.error, ms, sentAt, requestId };
     }
     let doc: {
       data?: Record<string, unknown> | null;
@@ -142,6 +160,7 @@ export class ReplicaClient {
         code: 'NON_JSON',
         ms,
         sentAt,
+        requestId,
       };
     }
     const code = doc.errors?.[0]?.extensions?.code;
@@ -155,12 +174,14 @@ export class ReplicaClient {
               ? 'unexpected'
               : 'rejected';
       const errorStatus = doc.errors[0]?.extensions?.status;
-      return { outcome, status: r.status, code: code ?? 'NO_CODE', errorStatus, ms, sentAt };
+      const c = code ?? 'NO_CODE';
+      return { outcome, status: r.status, code: c, errorStatus, ms, sentAt, requestId };
     }
     if (r.status < 200 || r.status >= 300) {
-      return { outcome: statusOutcome(r.status, false), status: r.status, ms, sentAt };
+      return { outcome: statusOutcome(r.status, false), status: r.status, ms, sentAt, requestId };
     }
-    return { outcome: 'ok', status: r.status, data: doc.data?.[field] as T, ms, sentAt };
+    const data = doc.data?.[field] as T;
+    return { outcome: 'ok', status: r.status, data, ms, sentAt, requestId };
   }
 
   /** A Placement REST call at microversion 1.39 under /placement. */
@@ -191,7 +212,8 @@ export class ReplicaClient {
       }
     }
     const outcome = statusOutcome(r.status, false);
-    return { outcome, status: r.status, code: code ?? String(r.status), ms, sentAt };
+    const requestId = r.openstackRequestId;
+    return { outcome, status: r.status, code: code ?? String(r.status), ms, sentAt, requestId };
   }
 
   /** POST /graphql `{ version }` with `token` instead of the soak token: status, JSON or not. */

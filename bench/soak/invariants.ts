@@ -1,6 +1,8 @@
 // The checks made from the database after a run: capacity, allocations against the ledger
-// (consumer by consumer, resource by resource), consumer generations and orphan consumers.
+// (consumer by consumer, resource by resource), consumer generations, orphan consumers, and the
+// audit trail against the writes sent (audit-check.ts).
 import { Client } from 'pg';
+import { type AuditReport, checkAudit, type EventRow } from './audit-check';
 import { type Holding, holdingKey, type Ledger } from './ledger';
 
 /** What the database says about the run. */
@@ -21,6 +23,8 @@ export interface InvariantReport {
   readonly inDoubtUnsettled: number;
   /** Consumers holding allocations at the end. */
   readonly consumersHolding: number;
+  /** The audit trail against the writes the clients sent and what their answers proved. */
+  readonly audit: AuditReport;
   /** Examples for the log. */
   readonly examples: string[];
 }
@@ -119,6 +123,8 @@ export async function checkInvariants(url: string, ledger: Ledger): Promise<Inva
         );
       }
     }
+    const query = async (sql: string) => (await db.query<EventRow>(sql)).rows;
+    const audit = await checkAudit(query, ledger, new Set(actual.keys()), note);
     return {
       overCapacity: over.rows[0]!.n,
       lostClaims: lost,
@@ -128,6 +134,7 @@ export async function checkInvariants(url: string, ledger: Ledger): Promise<Inva
       inDoubtConsumers: inDoubt,
       inDoubtUnsettled: unsettled,
       consumersHolding: actual.size,
+      audit,
       examples,
     };
   } finally {

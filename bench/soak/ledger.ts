@@ -10,6 +10,20 @@ export type Holding = Readonly<Record<string, Readonly<Record<string, number>>>>
  */
 export const ANY_PROVIDER = '*';
 
+/**
+ * One write a client sent, for the audit check: the audit operation it must be recorded as, the
+ * request id its event must carry (the x-request-id sent on GraphQL, the x-openstack-request-id
+ * answered on REST; unknown for a REST write whose answer was lost), what the answer proves
+ * (committed: exactly one event; none: no event; doubt: zero or one), and whether the write
+ * leaves the consumer holding allocations.
+ */
+export interface WriteRecord {
+  readonly operation: string;
+  readonly requestId?: string;
+  readonly outcome: 'committed' | 'none' | 'doubt';
+  readonly holds: boolean;
+}
+
 /** Client-side knowledge of one consumer. */
 export interface ConsumerEntry {
   readonly uuid: string;
@@ -23,6 +37,8 @@ export interface ConsumerEntry {
   generation?: number;
   /** How it was created (for the report and for choosing how to write it next). */
   readonly via: 'schedule' | 'setAllocations' | 'rest';
+  /** Every write sent to it, in order (the audit check). */
+  readonly writes: WriteRecord[];
 }
 
 /** Canonical string of a holding (for comparisons). */
@@ -47,7 +63,14 @@ export class Ledger {
 
   /** A new consumer before its first write (absent). */
   create(uuid: string, via: ConsumerEntry['via']): ConsumerEntry {
-    const e: ConsumerEntry = { uuid, possible: [null], everInDoubt: false, ackWrites: 0, via };
+    const e: ConsumerEntry = {
+      uuid,
+      possible: [null],
+      everInDoubt: false,
+      ackWrites: 0,
+      via,
+      writes: [],
+    };
     this.consumers.set(uuid, e);
     return e;
   }
@@ -68,6 +91,11 @@ export class Ledger {
       e.possible.push(h);
     }
     e.generation = undefined;
+  }
+
+  /** Records a write sent to `e` (see {@link WriteRecord}). */
+  sent(e: ConsumerEntry, w: WriteRecord): void {
+    e.writes.push(w);
   }
 
   /** True when the consumer may hold allocations. */

@@ -51,6 +51,31 @@ async function send<T>(
   return r;
 }
 
+/** The audit operations of the soak's writes (src/placement/audit.ts names them so). */
+const OP = {
+  schedule: 'mutation schedule',
+  set: 'mutation setAllocations',
+  delete: 'mutation deleteAllocations',
+  restPut: 'PUT /allocations/{consumer_uuid}',
+  restDelete: 'DELETE /allocations/{consumer_uuid}',
+} as const;
+
+/**
+ * Records in the ledger what the answer `r` to a write of `e` proves for the audit check: ok and
+ * `wrote` = committed (one event), a clean refusal or ok without a write = none, else in doubt.
+ */
+function record(
+  ctx: OpContext,
+  e: ConsumerEntry,
+  operation: string,
+  r: Reply,
+  holds: boolean,
+  wrote = r.outcome === 'ok',
+): void {
+  const outcome = wrote ? 'committed' : inDoubt(r.outcome) ? 'doubt' : 'none';
+  ctx.ledger.sent(e, { operation, requestId: r.requestId, outcome, holds });
+}
+
 /** Claims a new consumer on replica `t` via `via`. Returns the entry when it may hold something. */
 export async function claim(
   ctx: OpContext,
@@ -86,6 +111,7 @@ export async function claim(
         'schedule',
       ),
     );
+    record(ctx, e, OP.schedule, r, true, r.outcome === 'ok' && !!r.data?.selections[0]?.host);
     if (r.outcome === 'ok' && r.data) {
       ctx.stats.pluginFailures += r.data.failures.length;
       const sel = r.data.selections[0];
@@ -138,6 +164,7 @@ export async function claim(
             consumer_type: 'INSTANCE',
           }),
         );
+  record(ctx, e, via === 'setAllocations' ? OP.set : OP.restPut, r, true);
   if (r.outcome === 'ok') {
     const gen = Array.isArray(r.data)
       ? (r.data[0] as { generation: number }).generation
@@ -169,6 +196,7 @@ export async function resize(ctx: OpContext, t: Target, e: ConsumerEntry): Promi
       'setAllocations',
     ),
   );
+  record(ctx, e, OP.set, r, true);
   if (r.outcome === 'ok' && r.data) {
     ctx.ledger.acknowledged(e, next, r.data[0]!.generation);
     ctx.stats.resizesAcked++;
@@ -211,6 +239,7 @@ export async function release(ctx: OpContext, t: Target, e: ConsumerEntry): Prom
       t.client.graphql(DELETE, { u: e.uuid }, 'deleteAllocations'),
     );
   }
+  record(ctx, e, useSet ? OP.set : useRest ? OP.restDelete : OP.delete, r, false);
   if (r.outcome === 'ok') {
     ctx.ledger.acknowledged(e, null);
     ctx.stats.releasesAcked++;

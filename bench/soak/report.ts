@@ -65,6 +65,12 @@ export function buildReport(
   check(inv.phantomAllocations === 0, `${inv.phantomAllocations} phantom allocations`);
   check(inv.generationErrors === 0, `${inv.generationErrors} consumer generation errors`);
   check(inv.orphanConsumers === 0, `${inv.orphanConsumers} consumers without allocations`);
+  check(inv.audit.missing === 0, `${inv.audit.missing} acknowledged writes without audit event`);
+  check(inv.audit.unexpected === 0, `${inv.audit.unexpected} audit events for no committed write`);
+  check(
+    inv.audit.stateMismatch === 0,
+    `${inv.audit.stateMismatch} consumers whose allocations disagree with their last audit event`,
+  );
   check(stats.outcomes.http5xx === 0, `${stats.outcomes.http5xx} HTTP 5xx (other than 503)`);
   check(stats.outcomes.unexpected === 0, `${stats.outcomes.unexpected} masked internal errors`);
   check(stats.outsideFaults === 0, `${stats.outsideFaults} unclean answers outside fault windows`);
@@ -158,6 +164,10 @@ export function printReport(r: SoakReport, log: (l: string) => void): void {
     ['phantom allocations', String(r.invariants.phantomAllocations)],
     ['generation errors', String(r.invariants.generationErrors)],
     ['orphan consumers', String(r.invariants.orphanConsumers)],
+    [
+      'audit events: writes without / unexplained / final state wrong',
+      `${r.invariants.audit.events}: ${r.invariants.audit.missing} / ${r.invariants.audit.unexpected} / ${r.invariants.audit.stateMismatch}`,
+    ],
     [
       'consumers with an unanswered write (unsettled)',
       `${r.invariants.inDoubtConsumers} (${r.invariants.inDoubtUnsettled})`,

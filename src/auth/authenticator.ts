@@ -13,6 +13,8 @@ export interface Principal {
   readonly role: Role;
   /** Project the token is scoped to, or null. */
   readonly project: string | null;
+  /** The Keystone user (Keystone tokens only; the audit trail records it). */
+  readonly userId?: string | null;
 }
 
 /**

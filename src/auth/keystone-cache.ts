@@ -132,7 +132,12 @@ export class KeystoneAuthenticator implements TokenVerifier {
       this.remember(digest, { reason: NO_ROLE_MESSAGE, forbidden: true, until });
       return { ok: false, reason: NO_ROLE_MESSAGE, forbidden: true };
     }
-    const principal: Principal = { tokenId, role: granted.role, project: granted.project };
+    const principal: Principal = {
+      tokenId,
+      role: granted.role,
+      project: granted.project,
+      userId: v.identity.userId ?? null,
+    };
     this.remember(digest, { principal, until });
     return { ok: true, principal };
   }

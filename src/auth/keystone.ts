@@ -202,6 +202,8 @@ export class KeystoneClient {
       : [];
     const project = t.project as { id?: unknown } | undefined;
     const projectId = typeof project?.id === 'string' ? project.id : null;
-    return { valid: true, identity: { roles, projectId }, expiresAt };
+    const user = t.user as { id?: unknown } | undefined;
+    const userId = typeof user?.id === 'string' ? user.id : null;
+    return { valid: true, identity: { roles, projectId, userId }, expiresAt };
   }
 }

@@ -123,12 +123,18 @@ export const MEMBER_QUERIES: ReadonlySet<string> = new Set([
   '__type',
 ]);
 
+/** Queries only `admin` may run (the audit trail names every caller and target). */
+export const ADMIN_QUERIES: ReadonlySet<string> = new Set(['auditEvents']);
+
 /** The role a GraphQL root field needs. */
 export function roleForOperation(
   operation: 'query' | 'mutation' | 'subscription',
   field: string,
 ): Role {
   if (operation === 'query') {
+    if (ADMIN_QUERIES.has(field)) {
+      return 'admin';
+    }
     return MEMBER_QUERIES.has(field) ? 'member' : 'reader';
   }
   if (operation === 'mutation') {
@@ -177,6 +183,8 @@ export interface KeystoneIdentity {
   readonly roles: readonly string[];
   /** The token's project (project-scoped token), or null (system- or domain-scoped, unscoped). */
   readonly projectId: string | null;
+  /** The Keystone user id (audit trail). */
+  readonly userId?: string | null;
 }
 
 /**

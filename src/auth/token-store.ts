@@ -2,6 +2,7 @@
 // the authenticator; never sees or stores a secret, only its hash.
 import type { DataSource } from 'typeorm';
 import { ApiToken } from '../db/entities/api-token';
+import { auditedTransaction, noteAuditDetails } from '../placement/audit';
 import { isRole, type Role } from './roles';
 import { generateToken } from './token-format';
 
@@ -71,17 +72,23 @@ export class TokenStore {
       );
     }
     const t = generateToken();
-    const repo = this.ds.getRepository(ApiToken);
-    const row = repo.create({
-      id: t.id,
-      name: (opts.name ?? '').slice(0, 255),
-      role: opts.role,
-      project: opts.project ? opts.project.slice(0, 255) : null,
-      secretSha256: t.secretSha256,
-      lastUsedAt: null,
-      revokedAt: null,
+    const saved = await auditedTransaction(this.ds, (em) => {
+      const repo = em.getRepository(ApiToken);
+      const row = repo.create({
+        id: t.id,
+        name: (opts.name ?? '').slice(0, 255),
+        role: opts.role,
+        project: opts.project ? opts.project.slice(0, 255) : null,
+        secretSha256: t.secretSha256,
+        lastUsedAt: null,
+        revokedAt: null,
+      });
+      // The id, never the secret (only its hash is stored, and not in the event either).
+      noteAuditDetails({
+        token: { id: row.id, name: row.name, role: row.role, project: row.project },
+      });
+      return repo.save(row);
     });
-    const saved = await repo.save(row);
     return { token: t.token, info: toInfo(toRecord(saved)) };
   }
 
@@ -99,14 +106,26 @@ export class TokenStore {
 
   /** Marks a token revoked; false when there is no such token (or it was already revoked). */
   async revoke(id: string): Promise<boolean> {
-    const res = await this.ds
-      .getRepository(ApiToken)
-      .createQueryBuilder()
-      .update()
-      .set({ revokedAt: () => 'now()' })
-      .where('id = :id AND revoked_at IS NULL', { id })
-      .execute();
-    return (res.affected ?? 0) > 0;
+    const revoked = await auditedTransaction(
+      this.ds,
+      async (em) => {
+        const res = await em
+          .getRepository(ApiToken)
+          .createQueryBuilder()
+          .update()
+          .set({ revokedAt: () => 'now()' })
+          .where('id = :id AND revoked_at IS NULL', { id })
+          .returning(['id', 'name', 'role', 'project'])
+          .execute();
+        const row = (res.raw as { id: string; name: string; role: string; project: unknown }[])[0];
+        if (row) {
+          noteAuditDetails({ token: { ...row, revoked: true } });
+        }
+        return row !== undefined;
+      },
+      (r) => r,
+    );
+    return revoked;
   }
 
   /** Records a successful use (best effort, called at most once per cache period per token). */

@@ -3,7 +3,9 @@
 
 import { type Command, InvalidArgumentError } from 'commander';
 import type { DataSource } from 'typeorm';
+import { cliActor } from '../auth/audit-actor';
 import { loadConfig } from '../config';
+import { migrateDatabase } from '../db/migrate';
 import { seedStandard } from '../db/seed';
 import {
   ComputeNodeImporter,
@@ -14,6 +16,7 @@ import { redactUrl } from '../import/legacy-source';
 import { openLegacySource } from '../import/open-source';
 import { ProgressBar, type ProgressStream } from '../import/progress';
 import { renderSummary } from '../import/summary-table';
+import { runAudited } from '../placement/audit';
 import { createServices } from '../services';
 import { openDatabase } from './database';
 import { describeStartupError } from './errors';
@@ -89,9 +92,10 @@ export async function runComputeNodesImport(
     onProgress: (done, total, label) => bar.update(done, total, label),
   };
   try {
-    const summary = await new ComputeNodeImporter(createServices(dataSource)).fromSource(
-      source,
-      importOpts,
+    const importer = new ComputeNodeImporter(createServices(dataSource));
+    const summary = await runAudited(
+      { actor: cliActor(), operation: 'cli import compute-nodes' },
+      () => importer.fromSource(source, importOpts),
     );
     bar.finish();
     out.write(`${opts.json ? JSON.stringify(summary, null, 2) : renderSummary(summary)}\n`);
@@ -131,7 +135,7 @@ export function registerImportCommand(program: Command): void {
       let db: Awaited<ReturnType<typeof openDatabase>>;
       try {
         db = await openDatabase(loadConfig());
-        await db.dataSource.runMigrations({ transaction: 'each' });
+        await migrateDatabase(db.dataSource);
         await seedStandard(db.dataSource.manager);
       } catch (err) {
         process.stderr.write(`berth: ${describeStartupError(err)}\n`);

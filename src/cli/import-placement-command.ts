@@ -5,7 +5,9 @@
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import type { DataSource } from 'typeorm';
+import { cliActor } from '../auth/audit-actor';
 import { loadConfig } from '../config';
+import { migrateDatabase } from '../db/migrate';
 import { seedStandard } from '../db/seed';
 import {
   DEFAULT_BATCH,
@@ -14,6 +16,7 @@ import {
 } from '../import/placement/import-placement';
 import { renderPlacementSummary } from '../import/placement/summary';
 import type { ProgressStream } from '../import/progress';
+import { runAudited } from '../placement/audit';
 import { createServices } from '../services';
 import { openDatabase } from './database';
 import { describeStartupError } from './errors';
@@ -52,19 +55,22 @@ export async function runPlacementImport(
       : undefined;
   let started = false;
   try {
-    const summary = await importPlacement(createServices(dataSource), opts.from, {
-      dryRun: opts.dryRun ?? false,
-      batch: opts.batch,
-      replace: opts.replace ?? false,
-      onProgress: (done, total, label) => {
-        if (!bar) return;
-        if (!started) {
-          bar.start(total, 0, { label });
-          started = true;
-        }
-        bar.update(done, { label });
-      },
-    });
+    const audit = { actor: cliActor(), operation: 'cli import placement' };
+    const summary = await runAudited(audit, () =>
+      importPlacement(createServices(dataSource), opts.from, {
+        dryRun: opts.dryRun ?? false,
+        batch: opts.batch,
+        replace: opts.replace ?? false,
+        onProgress: (done, total, label) => {
+          if (!bar) return;
+          if (!started) {
+            bar.start(total, 0, { label });
+            started = true;
+          }
+          bar.update(done, { label });
+        },
+      }),
+    );
     bar?.stop();
     out.write(
       `${opts.json ? JSON.stringify(summary, null, 2) : renderPlacementSummary(summary)}\n`,
@@ -91,7 +97,7 @@ export function registerImportPlacementCommand(importCmd: Command): void {
       let db: Awaited<ReturnType<typeof openDatabase>>;
       try {
         db = await openDatabase(loadConfig());
-        await db.dataSource.runMigrations({ transaction: 'each' });
+        await migrateDatabase(db.dataSource);
         await seedStandard(db.dataSource.manager);
       } catch (err) {
         process.stderr.write(`berth: ${describeStartupError(err)}\n`);

@@ -1,10 +1,14 @@
 // The `berth` command line: serve, migrate, db reset, token, import, version.
+import { migrateDatabase } from '../db/migrate';
 import 'reflect-metadata';
 import { Command } from 'commander';
 import { resetDatabase, seedStandard } from '../db/seed';
 import { BERTH_VERSION, MAX_MICROVERSION } from '../version';
+import { registerAuditCommand } from './audit-command';
+import { registerCheckCommand } from './check-command';
 import { openDatabase } from './database';
 import { configOrExit, exitWithStartupError } from './errors';
+import { registerExportCommand } from './export-placement-command';
 import { registerImportCommand } from './import-command';
 import { registerServeCommand } from './serve-command';
 import { registerTokenCommand } from './token-command';
@@ -26,7 +30,7 @@ program
     } catch (err) {
       exitWithStartupError(err);
     }
-    const applied = await db.dataSource.runMigrations({ transaction: 'each' });
+    const applied = await migrateDatabase(db.dataSource);
     await seedStandard(db.dataSource.manager);
     process.stdout.write(
       applied.length
@@ -52,14 +56,17 @@ dbCmd
     } catch (err) {
       exitWithStartupError(err);
     }
-    await db.dataSource.runMigrations({ transaction: 'each' });
+    await migrateDatabase(db.dataSource);
     await db.dataSource.transaction((em) => resetDatabase(em));
     await db.close();
     process.stdout.write('database reset: standard resource classes and traits seeded\n');
   });
 
 registerImportCommand(program);
+registerExportCommand(program);
 registerTokenCommand(program);
+registerCheckCommand(program);
+registerAuditCommand(program);
 
 program
   .command('version')

@@ -2,6 +2,7 @@
 // custom class it needs, and its imported inventories, only when something differs, so a re-run
 // leaves generations untouched (seed 001: "_migrate_inventory() uses a single DB transaction").
 import type { DataSource, EntityManager } from 'typeorm';
+import { noteAuditDetails } from '../placement/audit';
 import { type ChangeBus, type ChangeSet, writeTransaction } from '../placement/change-bus';
 import { ConflictError, ErrorCode } from '../placement/errors';
 import { bumpProviderGeneration } from '../placement/generation';
@@ -131,6 +132,9 @@ async function applyIn(
     changes.providers([id]);
   }
   const action = !existing ? 'created' : lines.length > 0 ? 'updated' : 'unchanged';
+  noteAuditDetails({
+    import: { providers: { [action]: 1 }, inventories: { [action]: plan.inventories.length } },
+  });
   return { action, changes: lines };
 }
 

@@ -10,6 +10,7 @@ import {
   lockProviders,
   normalizeInputsOrThrow,
 } from './allocation-write';
+import { noteAudit, noteAuditInputs } from './audit';
 import { type ChangeBus, writeTransaction } from './change-bus';
 import { consumersById, consumersByUuid } from './consumer';
 import { ErrorCode, NotFoundError } from './errors';
@@ -197,6 +198,7 @@ export class AllocationService {
     for (const guard of guards) {
       await guard(em, normalized);
     }
+    noteAuditInputs(normalized);
     // Usage changed on every provider allocations left, bumped or not: the index must hear it.
     touched(
       [...bumpIds, ...freed, ...extraProviderIds],
@@ -280,6 +282,7 @@ export class AllocationService {
         );
       }
       await em.query('DELETE FROM consumers WHERE id = $1', [consumer.id]);
+      noteAudit({ consumers: [id] });
       changes.providers(freed, [consumer.project]);
     });
   }

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailableError } from '../db/unavailable';
+import { openAuditJournal } from './audit';
 import { ConcurrentUpdateError, ConflictError, ErrorCode, UnavailableError } from './errors';
 
 /**
@@ -144,7 +145,8 @@ export async function announceCatalogChange(
 
 /**
  * Runs `fn` in a transaction, NOTIFYing the changes it records before commit and publishing them
- * in-process after commit (so this replica reads its own writes at once).
+ * in-process after commit (so this replica reads its own writes at once). The transaction's
+ * audit event(s) are inserted just before commit (src/placement/audit.ts).
  */
 export async function writeTransaction<T>(
   ds: DataSource,
@@ -152,13 +154,17 @@ export async function writeTransaction<T>(
   fn: (em: EntityManager, changes: ChangeSet) => Promise<T>,
 ): Promise<T> {
   const changes = new ChangeSet();
+  const journal = openAuditJournal();
   let result: T;
   try {
     result = await ds.transaction(async (em) => {
-      const value = await fn(em, changes);
-      for (const change of changes.changes()) {
+      const value = await journal.run(() => fn(em, changes));
+      const touched = changes.changes();
+      for (const change of touched) {
         await em.query('SELECT pg_notify($1, $2)', [bus.channel, bus.encode(change)]);
       }
+      const p = touched.find((c) => c.kind === 'providers');
+      await journal.write(em, p?.ids, p?.projects);
       return value;
     });
   } catch (err) {

@@ -11,6 +11,9 @@
 // When a batch cannot be written as a whole (one write hit a capacity or generation conflict, a
 // quota, bad input), every write of it is retried on its own, so each caller gets exactly the
 // answer a lone write would have given.
+// Each write keeps its caller's audit context: a batch is written in a batch store, one audit
+// event per caller (src/placement/audit.ts).
+import { type AuditContext, captureAudit, resumeAudit, runAuditBatch } from './audit';
 import { BadRequestError, ConflictError } from './errors';
 
 /**
@@ -43,6 +46,7 @@ export interface GroupCommitStats {
 
 interface Pending<I, O> {
   readonly input: I;
+  readonly audit: AuditContext | undefined;
   readonly resolve: (o: O) => void;
   readonly reject: (err: unknown) => void;
 }
@@ -73,7 +77,7 @@ export class GroupCommit<I, O> {
       return this.writer.one(input);
     }
     return new Promise((resolve, reject) => {
-      this.queue.push({ input, resolve, reject });
+      this.queue.push({ input, audit: captureAudit(), resolve, reject });
       this.drain();
     });
   }
@@ -114,11 +118,14 @@ export class GroupCommit<I, O> {
   private async commit(batch: readonly Pending<I, O>[]): Promise<void> {
     if (batch.length === 1) {
       const p = batch[0]!;
-      await this.writer.one(p.input).then(p.resolve, p.reject);
+      await this.one(p);
       return;
     }
     try {
-      const written = await this.writer.all(batch.map((p) => p.input));
+      const written = await runAuditBatch(
+        batch.map((p) => p.audit),
+        () => this.writer.all(batch.map((p) => p.input)),
+      );
       this.stats.batches++;
       this.stats.batchedWrites += batch.length;
       for (const [i, p] of batch.entries()) {
@@ -134,7 +141,12 @@ export class GroupCommit<I, O> {
         return;
       }
       this.stats.splitBatches++;
-      await Promise.all(batch.map((p) => this.writer.one(p.input).then(p.resolve, p.reject)));
+      await Promise.all(batch.map((p) => this.one(p)));
     }
+  }
+
+  /** One write alone, in its caller's audit context. */
+  private one(p: Pending<I, O>): Promise<void> {
+    return resumeAudit(p.audit, () => this.writer.one(p.input)).then(p.resolve, p.reject);
   }
 }

@@ -1,6 +1,7 @@
 // Inventories of a provider: list, replace all, add, update or delete one
 // (upstream: objects/inventory.py and the inventory half of objects/resource_provider.py).
 import type { DataSource, EntityManager } from 'typeorm';
+import { noteAuditDetails } from './audit';
 import { type ChangeBus, writeTransaction } from './change-bus';
 import {
   BadRequestError,
@@ -93,6 +94,12 @@ export async function classIdsOrThrow(
   return map;
 }
 
+/** What an inventory write wrote (for its audit event). */
+interface Written {
+  readonly set: readonly NormalizedInventory[];
+  readonly removed: readonly string[];
+}
+
 /** A provider with its inventories. */
 export interface ProviderInventories {
   readonly provider: ResourceProviderRecord;
@@ -134,9 +141,10 @@ export class InventoryService {
       }
       seen.add(inv.resourceClass);
     }
-    return this.write(uuid, generation, async (em, rp) => {
-      await this.replace(em, rp, normalized, 'all', opts);
-    });
+    return this.write(uuid, generation, async (em, rp) => ({
+      set: normalized,
+      removed: await this.replace(em, rp, normalized, 'all', opts),
+    }));
   }
 
   /**
@@ -184,6 +192,7 @@ export class InventoryService {
         );
       }
       await this.replace(em, rp, [n], 'merge', opts);
+      return { set: [n], removed: [] };
     });
   }
 
@@ -211,6 +220,7 @@ export class InventoryService {
         );
       }
       await this.replace(em, rp, [n], 'merge', opts);
+      return { set: [n], removed: [] };
     });
   }
 
@@ -237,6 +247,7 @@ export class InventoryService {
       }
       await this.assertUnused(em, rp, [resourceClass]);
       await em.query('DELETE FROM inventories WHERE id = $1', [rows[0]!.id]);
+      return { set: [], removed: [resourceClass] };
     });
   }
 
@@ -245,19 +256,33 @@ export class InventoryService {
    * @throws NotFoundError; ConcurrentUpdateError; InventoryInUseError.
    */
   async deleteAll(uuid: string, generation?: number | null): Promise<ProviderInventories> {
-    return this.write(uuid, generation ?? null, async (em, rp) => {
-      await this.replace(em, rp, [], 'all', {});
-    });
+    return this.write(uuid, generation ?? null, async (em, rp) => ({
+      set: [],
+      removed: await this.replace(em, rp, [], 'all', {}),
+    }));
   }
 
   private async write(
     uuid: string,
     generation: number | null,
-    fn: (em: EntityManager, rp: LockedProvider) => Promise<void>,
+    fn: (em: EntityManager, rp: LockedProvider) => Promise<Written>,
   ): Promise<ProviderInventories> {
     return writeTransaction(this.ds, this.bus, async (em, changes) => {
       const rp = await bumpProviderGeneration(em, uuid, generation);
-      await fn(em, rp);
+      const { set, removed } = await fn(em, rp);
+      // The audit event says what was written (an inventory set to 0 shows as total 0).
+      noteAuditDetails({
+        inventories: {
+          provider: rp.uuid,
+          set: Object.fromEntries(
+            set.map((i) => [
+              i.resourceClass,
+              { total: i.total, reserved: i.reserved, allocation_ratio: i.allocationRatio },
+            ]),
+          ),
+          ...(removed.length > 0 ? { removed } : {}),
+        },
+      });
       changes.providers([rp.id]);
       const provider = await this.providers.get(rp.uuid, em);
       return { provider, inventories: await inventoriesOf(em, [rp.id]) };
@@ -285,7 +310,7 @@ export class InventoryService {
   /**
    * Writes `invs` to the (locked) provider. 'all' removes classes not listed; 'merge' keeps them.
    * Refuses to remove a class with allocations, and to shrink capacity below current usage unless
-   * `opts.allowCapacityBelowUsage`.
+   * `opts.allowCapacityBelowUsage`. Returns the classes it removed.
    */
   private async replace(
     em: EntityManager,
@@ -293,7 +318,7 @@ export class InventoryService {
     invs: readonly NormalizedInventory[],
     mode: 'all' | 'merge',
     opts: InventoryWriteOptions,
-  ): Promise<void> {
+  ): Promise<string[]> {
     const ids = await classIdsOrThrow(
       em,
       invs.map((i) => i.resourceClass),
@@ -306,19 +331,17 @@ export class InventoryService {
        WHERE i.resource_provider_id = $1`,
       [rp.id],
     );
-    if (mode === 'all') {
-      const removed = current.filter((c) => !ids.has(c.name));
-      if (removed.length > 0) {
-        await this.assertUnused(
-          em,
-          rp,
-          removed.map((r) => r.name),
-        );
-        await em.query(
-          'DELETE FROM inventories WHERE resource_provider_id = $1 AND resource_class_id = ANY($2::int[])',
-          [rp.id, removed.map((r) => r.resource_class_id)],
-        );
-      }
+    const removed = mode === 'all' ? current.filter((c) => !ids.has(c.name)) : [];
+    if (removed.length > 0) {
+      await this.assertUnused(
+        em,
+        rp,
+        removed.map((r) => r.name),
+      );
+      await em.query(
+        'DELETE FROM inventories WHERE resource_provider_id = $1 AND resource_class_id = ANY($2::int[])',
+        [rp.id, removed.map((r) => r.resource_class_id)],
+      );
     }
     const usedBy = new Map(current.map((c) => [c.name, c.used]));
     for (const inv of opts.allowCapacityBelowUsage ? [] : invs) {
@@ -330,7 +353,7 @@ export class InventoryService {
       }
     }
     if (invs.length === 0) {
-      return;
+      return removed.map((r) => r.name);
     }
     await em.query(
       `INSERT INTO inventories (resource_provider_id, resource_class_id, total, reserved, min_unit, max_unit, step_size, allocation_ratio)
@@ -350,5 +373,6 @@ export class InventoryService {
         invs.map((i) => i.allocationRatio),
       ],
     );
+    return removed.map((r) => r.name);
   }
 }

@@ -1,6 +1,6 @@
 // Validation of resource class and trait names (upstream: placement/schemas/resource_class.py,
 // trait.py, and os_resource_classes/os_traits CUSTOM_ namespace rules).
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { BadRequestError, ErrorCode } from './errors';
 
 /** Custom names: CUSTOM_ followed by upper-case letters, digits and underscores, ≤ 255 chars. */
@@ -36,7 +36,7 @@ export interface NameRow {
 
 /** Inserts `name` into catalogue `table` unless it is there: the new row, or undefined. */
 export async function insertName(
-  ds: DataSource,
+  ds: DataSource | EntityManager,
   table: 'resource_classes' | 'traits',
   name: string,
 ): Promise<NameRow | undefined> {

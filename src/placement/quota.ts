@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AllocationGuard } from './allocation';
 import type { ConsumerAllocationsInput } from './allocation-write';
+import { noteAudit, noteAuditDetails } from './audit';
 import { type ChangeBus, writeTransaction } from './change-bus';
 import { INCOMPLETE_CONSUMER_ID } from './consumer';
 import { BadRequestError, ConcurrentUpdateError, ErrorCode, QuotaExceededError } from './errors';
@@ -189,6 +190,29 @@ function checkExternalId(what: string, id: string): void {
   }
 }
 
+/** Audit details of a limits write: resource -> { from, to } (null = no limit), under the lock. */
+async function limitChanges(
+  em: EntityManager,
+  projectId: string,
+  userId: string | null,
+  limits: SetQuotaLimitsInput['limits'],
+): Promise<Record<string, unknown>> {
+  const before: { resource: string; hard_limit: number }[] = await em.query(
+    `SELECT resource, hard_limit FROM quota_limits WHERE project_external_id = $1
+       AND user_external_id IS NOT DISTINCT FROM $2 AND resource = ANY($3::text[])`,
+    [projectId, userId, limits.map((l) => l.resource)],
+  );
+  const old = new Map(before.map((r) => [r.resource, r.hard_limit]));
+  const to = (limit: number) => (limit === UNLIMITED ? null : limit);
+  return {
+    project: projectId,
+    ...(userId === null ? {} : { user: userId }),
+    limits: Object.fromEntries(
+      limits.map((l) => [l.resource, { from: old.get(l.resource) ?? null, to: to(l.limit) }]),
+    ),
+  };
+}
+
 /** Quota limits, usage reports and the claim-time guard. */
 export class QuotaService {
   constructor(
@@ -233,6 +257,8 @@ export class QuotaService {
         );
       }
       await lockProjects(em, [input.projectId], LIMITS_LOCK_CLASS, 'exclusive');
+      noteAudit({ projects: [input.projectId] });
+      noteAuditDetails({ quota: await limitChanges(em, input.projectId, userId, input.limits) });
       const set = input.limits.filter((l) => l.limit !== UNLIMITED);
       const removed = input.limits.filter((l) => l.limit === UNLIMITED).map((l) => l.resource);
       if (removed.length > 0) {

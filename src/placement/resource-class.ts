@@ -2,6 +2,7 @@
 
 import type { DataSource, EntityManager } from 'typeorm';
 import { rowsOf } from '../db/rows';
+import { auditedTransaction, noteAuditDetails } from './audit';
 import { announceCatalogChange, type ChangeBus } from './change-bus';
 import { BadRequestError, ConflictError, ErrorCode, NotFoundError } from './errors';
 import { assertCustomNameOrThrow, insertName, isCustomName, type NameRow } from './names';
@@ -57,10 +58,17 @@ export class ResourceClassService {
    */
   async create(name: string): Promise<ResourceClassRecord> {
     assertCustomNameOrThrow('resource class', name);
-    const rows: Row[] = await this.ds.query(
-      `INSERT INTO resource_classes (name) VALUES ($1) ON CONFLICT (name) DO NOTHING
-       RETURNING id, name, created_at, updated_at`,
-      [name],
+    const rows = await auditedTransaction(
+      this.ds,
+      (em): Promise<Row[]> => {
+        noteAuditDetails({ resource_class: name });
+        return em.query(
+          `INSERT INTO resource_classes (name) VALUES ($1) ON CONFLICT (name) DO NOTHING
+           RETURNING id, name, created_at, updated_at`,
+          [name],
+        );
+      },
+      (inserted) => inserted.length > 0,
     );
     if (!rows[0]) {
       throw new ConflictError(
@@ -79,7 +87,15 @@ export class ResourceClassService {
    */
   async ensure(name: string): Promise<{ record: ResourceClassRecord; created: boolean }> {
     assertCustomNameOrThrow('resource class', name);
-    const inserted = await insertName(this.ds, 'resource_classes', name);
+    // Only an insert is a write (and has an event); an existing name is a no-op.
+    const inserted = await auditedTransaction(
+      this.ds,
+      (em) => {
+        noteAuditDetails({ resource_class: name });
+        return insertName(em, 'resource_classes', name);
+      },
+      (row) => row !== undefined,
+    );
     if (inserted) {
       await this.catalogChanged();
       return { record: toRecord(inserted), created: true };
@@ -106,13 +122,20 @@ export class ResourceClassService {
       );
     }
     assertCustomNameOrThrow('resource class', newName);
-    const rows = rowsOf<Row>(
-      await this.ds.query(
-        `UPDATE resource_classes SET name = $2, updated_at = now()
-       WHERE name = $1 AND NOT EXISTS (SELECT 1 FROM resource_classes WHERE name = $2)
-       RETURNING id, name, created_at, updated_at`,
-        [name, newName],
-      ),
+    const rows = await auditedTransaction(
+      this.ds,
+      async (em) => {
+        noteAuditDetails({ resource_class: name, renamed_to: newName });
+        return rowsOf<Row>(
+          await em.query(
+            `UPDATE resource_classes SET name = $2, updated_at = now()
+             WHERE name = $1 AND NOT EXISTS (SELECT 1 FROM resource_classes WHERE name = $2)
+             RETURNING id, name, created_at, updated_at`,
+            [name, newName],
+          ),
+        );
+      },
+      (updated) => updated.length > 0,
     );
     if (rows[0]) {
       await this.catalogChanged();
@@ -141,7 +164,7 @@ export class ResourceClassService {
         ErrorCode.RESOURCE_CLASS_STANDARD,
       );
     }
-    await this.ds.transaction(async (em) => {
+    await auditedTransaction(this.ds, async (em) => {
       const rows: { id: number }[] = await em.query(
         'SELECT id FROM resource_classes WHERE name = $1 FOR UPDATE',
         [name],
@@ -164,6 +187,7 @@ export class ResourceClassService {
         );
       }
       await em.query('DELETE FROM resource_classes WHERE id = $1', [rows[0].id]);
+      noteAuditDetails({ resource_class: name });
     });
     await this.catalogChanged();
   }

@@ -3,6 +3,7 @@
 
 import type { DataSource, EntityManager } from 'typeorm';
 import { rowsOf } from '../db/rows';
+import { noteAudit } from './audit';
 import { type ChangeBus, writeTransaction } from './change-bus';
 import { BadRequestError, ConflictError, ErrorCode, NotFoundError } from './errors';
 import { type ProviderFilterSql, providerFilterSql } from './provider-filter';
@@ -390,6 +391,7 @@ export class ResourceProviderService {
         );
       }
       await em.query('DELETE FROM resource_providers WHERE id = $1', [rp.id]);
+      noteAudit({ providers: [id] });
       changes.providers([rp.id]);
     });
   }

@@ -5,6 +5,8 @@
 // the hard policies inside the claim's transaction (src/placement/server-group-guard.ts); the
 // scheduler's filters and weighers read the members' hosts (RequestSpec.serverGroup).
 import type { DataSource, EntityManager } from 'typeorm';
+import { rowsOf } from '../db/rows';
+import { auditedTransaction, noteAudit } from './audit';
 import { BadRequestError, ConflictError, ErrorCode, NotFoundError } from './errors';
 import { normalizeUuidOrThrow } from './uuid';
 
@@ -158,18 +160,21 @@ export class ServerGroupService {
       );
     }
     const uuid = input.uuid ? normalizeUuidOrThrow(input.uuid, 'server group uuid') : null;
-    const rows: { uuid: string }[] = await this.ds.query(
-      `INSERT INTO server_groups (uuid, name, project_id, user_id, policy, max_server_per_host)
+    const name = textOrThrow(input.name, 'name');
+    const projectId = textOrThrow(input.projectId, 'project id');
+    const userId = textOrThrow(input.userId, 'user id');
+    const rows = await auditedTransaction(
+      this.ds,
+      (em): Promise<{ uuid: string }[]> => {
+        noteAudit({ projects: [projectId] });
+        return em.query(
+          `INSERT INTO server_groups (uuid, name, project_id, user_id, policy, max_server_per_host)
        VALUES (COALESCE($1::uuid, gen_random_uuid()), $2, $3, $4, $5, $6)
        ON CONFLICT (uuid) DO NOTHING RETURNING uuid`,
-      [
-        uuid,
-        textOrThrow(input.name, 'name'),
-        textOrThrow(input.projectId, 'project id'),
-        textOrThrow(input.userId, 'user id'),
-        policy,
-        max,
-      ],
+          [uuid, name, projectId, userId, policy, max],
+        );
+      },
+      (inserted) => inserted.length > 0,
     );
     if (rows.length === 0) {
       throw new ConflictError(`Server group ${uuid} already exists.`, ErrorCode.DUPLICATE_NAME);
@@ -210,9 +215,16 @@ export class ServerGroupService {
    */
   async delete(uuid: string): Promise<void> {
     const id = normalizeUuidOrThrow(uuid, 'server group uuid');
-    const rows: unknown[] = await this.ds.query(
-      'DELETE FROM server_groups WHERE uuid = $1 RETURNING id',
-      [id],
+    const rows = await auditedTransaction(
+      this.ds,
+      async (em): Promise<{ project_id: string }[]> => {
+        const deleted = rowsOf<{ project_id: string }>(
+          await em.query('DELETE FROM server_groups WHERE uuid = $1 RETURNING project_id', [id]),
+        );
+        noteAudit({ projects: deleted.map((d) => d.project_id) });
+        return deleted;
+      },
+      (deleted) => deleted.length > 0,
     );
     if (rows.length === 0) {
       throw new NotFoundError(`No server group ${uuid}.`, ErrorCode.SERVER_GROUP_NOT_FOUND);
@@ -227,7 +239,8 @@ export class ServerGroupService {
    */
   async addMembers(uuid: string, consumers: readonly string[]): Promise<ServerGroupRecord> {
     const ids = consumers.map((c) => normalizeUuidOrThrow(c, 'consumer uuid'));
-    await this.ds.transaction(async (em) => {
+    await auditedTransaction(this.ds, async (em) => {
+      noteAudit({ consumers: ids });
       const group = await lockGroup(em, uuid);
       await insertMembers(em, group.id, uuid, ids);
     });
@@ -238,11 +251,14 @@ export class ServerGroupService {
   async removeMembers(uuid: string, consumers: readonly string[]): Promise<ServerGroupRecord> {
     const group = await this.getOrThrow(uuid);
     const ids = consumers.map((c) => normalizeUuidOrThrow(c, 'consumer uuid'));
-    await this.ds.query(
-      `DELETE FROM server_group_members m USING server_groups g
-       WHERE g.id = m.group_id AND g.uuid = $1 AND m.consumer_uuid = ANY($2::uuid[])`,
-      [group.uuid, ids],
-    );
+    await auditedTransaction(this.ds, async (em) => {
+      noteAudit({ consumers: ids, projects: [group.projectId] });
+      await em.query(
+        `DELETE FROM server_group_members m USING server_groups g
+         WHERE g.id = m.group_id AND g.uuid = $1 AND m.consumer_uuid = ANY($2::uuid[])`,
+        [group.uuid, ids],
+      );
+    });
     return this.getOrThrow(uuid);
   }
 

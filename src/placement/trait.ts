@@ -1,5 +1,6 @@
 // Traits: list with filters, create and delete custom ones (upstream: objects/trait.py).
 import type { DataSource, EntityManager } from 'typeorm';
+import { auditedTransaction, noteAuditDetails } from './audit';
 import { announceCatalogChange, type ChangeBus } from './change-bus';
 import { BadRequestError, ConflictError, ErrorCode, NotFoundError } from './errors';
 import { assertCustomNameOrThrow, insertName, isCustomName, type NameRow } from './names';
@@ -81,7 +82,15 @@ export class TraitService {
    */
   async ensure(name: string): Promise<{ record: TraitRecord; created: boolean }> {
     assertCustomNameOrThrow('trait', name);
-    const inserted = await insertName(this.ds, 'traits', name);
+    // Only an insert is a write (and has an event); an existing name is a no-op.
+    const inserted = await auditedTransaction(
+      this.ds,
+      (em) => {
+        noteAuditDetails({ trait: name });
+        return insertName(em, 'traits', name);
+      },
+      (row) => row !== undefined,
+    );
     if (inserted) {
       await this.catalogChanged();
       return { record: toRecord(inserted), created: true };
@@ -116,7 +125,7 @@ export class TraitService {
     if (!isCustomName(name)) {
       throw new BadRequestError(`Cannot delete standard trait ${name}.`, ErrorCode.TRAIT_STANDARD);
     }
-    await this.ds.transaction(async (em) => {
+    await auditedTransaction(this.ds, async (em) => {
       const rows: { id: number }[] = await em.query(
         'SELECT id FROM traits WHERE name = $1 FOR UPDATE',
         [name],
@@ -135,6 +144,7 @@ export class TraitService {
         );
       }
       await em.query('DELETE FROM traits WHERE id = $1', [rows[0].id]);
+      noteAuditDetails({ trait: name });
     });
     await this.catalogChanged();
   }

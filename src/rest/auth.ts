@@ -12,7 +12,13 @@ export interface RestCaller {
   /** 'all' when the request is system-scoped (openstack-system-scope header). */
   readonly systemScope: string | null;
   /** Set for callers authenticated by a berth API token: the policy is then berth's roles. */
-  readonly token?: { readonly id: string; readonly role: Role; readonly project: string | null };
+  readonly token?: {
+    readonly id: string;
+    readonly role: Role;
+    readonly project: string | null;
+    /** The Keystone user (audit trail). */
+    readonly userId?: string | null;
+  };
 }
 
 /** REST authentication mode (config BERTH_REST_AUTH). */
@@ -98,7 +104,7 @@ export async function authenticate(
       projectId: p.project,
       roles: [p.role],
       systemScope: null,
-      token: { id: p.tokenId, role: p.role, project: p.project },
+      token: { id: p.tokenId, role: p.role, project: p.project, userId: p.userId ?? null },
     },
   };
 }

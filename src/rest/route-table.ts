@@ -15,6 +15,7 @@ export interface RouteDeclaration {
 }
 
 interface CompiledRoute {
+  readonly path: string;
   readonly segments: readonly string[];
   readonly methods: Readonly<Record<string, RestHandler>>;
 }
@@ -23,6 +24,8 @@ interface CompiledRoute {
 export interface RouteMatch {
   readonly handler: RestHandler;
   readonly params: Readonly<Record<string, string>>;
+  /** The route's path template ('/resource_providers/{uuid}'), for the audit trail. */
+  readonly template: string;
 }
 
 function decodeSegment(s: string): string {
@@ -38,7 +41,11 @@ export class RouteTable {
   private readonly routes: readonly CompiledRoute[];
 
   constructor(declarations: readonly RouteDeclaration[]) {
-    this.routes = declarations.map((d) => ({ segments: d.path.split('/'), methods: d.methods }));
+    this.routes = declarations.map((d) => ({
+      path: d.path,
+      segments: d.path.split('/'),
+      methods: d.methods,
+    }));
   }
 
   /**
@@ -71,7 +78,7 @@ export class RouteTable {
           `Invalid ${nul[0]} in the path: it must not contain a NUL (U+0000) character.`,
         );
       }
-      return { handler, params };
+      return { handler, params, template: route.path };
     }
     throw outsideHandler(new HttpError(404));
   }

@@ -74,6 +74,16 @@ describe.each([
     });
     expect(created(summary, 'consumers')).toBe(5);
     expect(created(summary, 'allocations')).toBe(13);
+    // Each batch's audit event counts what it wrote: together they make the summary.
+    const events: { d: { import: Record<string, { created?: number }> } }[] =
+      await berth.dataSource.query(
+        "SELECT details AS d FROM audit_events WHERE details ? 'import' ORDER BY id",
+      );
+    const audited = (k: string) => events.reduce((n, e) => n + (e.d.import[k]?.created ?? 0), 0);
+    expect(events.length).toBeGreaterThan(3);
+    expect([audited('providers'), audited('consumers'), audited('allocations')]).toEqual([
+      6, 5, 13,
+    ]);
     expect(summary.incompleteConsumers).toBe(1);
     expect(summary.overCommitted).toEqual([
       expect.objectContaining({

@@ -4,6 +4,7 @@
 // in batches, one transaction each, skipping what berth already holds identically. A re-run, or a
 // run after a crash, completes to the same end state without bumping a generation.
 import type { DataSource } from 'typeorm';
+import { noteAuditDetails } from '../../placement/audit';
 import { type ChangeBus, writeTransaction } from '../../placement/change-bus';
 import { ConflictError, ErrorCode } from '../../placement/errors';
 import { applyConsumers, applyProviders } from '../../placement/placement-import/apply';
@@ -114,7 +115,18 @@ class Tally {
   ) as Record<SummaryKind, KindCounts>;
   readonly replaced: { kind: string; uuid: string; differences: string[] }[] = [];
 
-  providers(ds: readonly ProviderDecision[]): void {
+  /** The non-zero counts, per kind (the audit details of one transaction). */
+  audit(): Record<string, Record<string, number>> {
+    return Object.fromEntries(
+      ALL_KINDS.flatMap((k) => {
+        const { overCommitted: _, ...c } = this.counts[k];
+        const nonZero = Object.entries(c).filter(([, n]) => n > 0);
+        return nonZero.length > 0 ? [[k, Object.fromEntries(nonZero)]] : [];
+      }),
+    );
+  }
+
+  providers(ds: readonly ProviderDecision[]): this {
     for (const d of ds) {
       if (d.action === 'conflict') continue;
       const f = ACTION_FIELD[d.action];
@@ -124,9 +136,10 @@ class Tally {
         this.replaced.push({ kind: 'provider', uuid: d.source.uuid, differences: d.differences });
       }
     }
+    return this;
   }
 
-  consumers(ds: readonly ConsumerDecision[]): void {
+  consumers(ds: readonly ConsumerDecision[]): this {
     for (const d of ds) {
       if (d.action === 'conflict') continue;
       const f = ACTION_FIELD[d.action];
@@ -136,6 +149,7 @@ class Tally {
         this.replaced.push({ kind: 'consumer', uuid: d.source.uuid, differences: d.differences });
       }
     }
+    return this;
   }
 
   catalog(kind: CatalogKind, total: number, created: number): void {
@@ -205,9 +219,12 @@ export async function importPlacementSnapshot(
   } else {
     await writeTransaction(ds, bus, async (em, changes) => {
       const created = await ensureCatalog(em, snap);
+      const batch = new Tally();
       for (const [kind, n] of created) {
         tally.catalog(kind, snap[pickOf(kind)].length, n);
+        batch.catalog(kind, snap[pickOf(kind)].length, n);
       }
+      noteAuditDetails({ import: batch.audit() });
       if ((created.get('resource classes') ?? 0) + (created.get('traits') ?? 0) > 0) {
         changes.catalogChanged();
       }
@@ -227,6 +244,7 @@ export async function importPlacementSnapshot(
         throwOnConflict('provider', decided);
         changes.providers(await applyProviders(em, decided, cat));
         tally.providers(decided);
+        noteAuditDetails({ import: new Tally().providers(decided).audit() });
       });
       done += b.length;
       opts.onProgress?.(done, total, 'providers');
@@ -241,6 +259,7 @@ export async function importPlacementSnapshot(
           .map((d) => d.source.project);
         changes.providers(await applyConsumers(em, decided, cat), projects);
         tally.consumers(decided);
+        noteAuditDetails({ import: new Tally().consumers(decided).audit() });
       });
       done += b.length;
       opts.onProgress?.(done, total, 'consumers');

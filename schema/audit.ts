@@ -1,0 +1,157 @@
+// GraphQL: the audit trail (berth extension). `auditEvents` lists events newest first (admin
+// only: src/auth/roles.ts ADMIN_QUERIES); auditMutations() makes every Mutation field run in an
+// audit context naming the caller, the field and the request id, so the write's transaction
+// appends its event (src/placement/audit.ts).
+import { defaultFieldResolver, type GraphQLSchema } from 'graphql';
+import { actorOfPrincipal } from '../src/auth/audit-actor';
+import { runAudited } from '../src/placement/audit';
+import {
+  type AuditEventRecord,
+  listAuditEvents,
+  parseSinceOrThrow,
+} from '../src/placement/audit-log';
+import { BadRequestError, ErrorCode } from '../src/placement/errors';
+import { builder } from './builder';
+import type { Context } from './context';
+
+const CURSOR_PREFIX = 'AuditEvent:';
+const MAX_PAGE_SIZE = 1000;
+
+function pageSizeOrThrow(first: number | null | undefined): number {
+  const size = first ?? 100;
+  if (size < 0 || size > MAX_PAGE_SIZE) {
+    throw new BadRequestError(
+      `Invalid page size ${size}: first must be from 0 to ${MAX_PAGE_SIZE}.`,
+      ErrorCode.INVALID_INPUT,
+    );
+  }
+  return size;
+}
+
+const cursorOf = (id: number) => Buffer.from(`${CURSOR_PREFIX}${id}`).toString('base64');
+
+function decodeCursorOrThrow(cursor: string): number {
+  const text = Buffer.from(cursor, 'base64').toString('utf8');
+  const id = text.startsWith(CURSOR_PREFIX) ? Number(text.slice(CURSOR_PREFIX.length)) : Number.NaN;
+  if (!Number.isSafeInteger(id) || id < 1 || cursorOf(id) !== cursor) {
+    throw new BadRequestError(`Invalid cursor '${cursor}'.`, ErrorCode.INVALID_INPUT);
+  }
+  return id;
+}
+
+const AuditActor = builder.objectRef<AuditEventRecord>('AuditActor').implement({
+  description: 'Who made a write. Never a secret: ids, names and roles only.',
+  fields: (t) => ({
+    kind: t.exposeString('actorKind', {
+      description:
+        'token, keystone, noauth (Placement noauth2), anonymous (auth off), cli or system.',
+    }),
+    id: t.exposeString('actorId', { nullable: true, description: 'The token id.' }),
+    name: t.exposeString('actorName', {
+      nullable: true,
+      description: 'The token name (berth tokens) or cli.',
+    }),
+    userId: t.exposeString('userId', { nullable: true, description: 'Keystone or noauth2 user.' }),
+    projectId: t.exposeString('projectId', {
+      nullable: true,
+      description: "The caller's project scope.",
+    }),
+    role: t.exposeString('role', { nullable: true, description: "The caller's role." }),
+  }),
+});
+
+const AuditEvent = builder.objectRef<AuditEventRecord>('AuditEvent').implement({
+  description: 'One committed write.',
+  fields: (t) => ({
+    id: t.id({ resolve: (e) => String(e.id), description: 'Increasing with commit order.' }),
+    at: t.string({
+      resolve: (e) => e.createdAt.toISOString(),
+      description: 'When the write transaction started (database time, ISO 8601).',
+    }),
+    requestId: t.exposeString('requestId', {
+      nullable: true,
+      description: 'The request id the logs carry (x-request-id, x-openstack-request-id).',
+    }),
+    actor: t.field({ type: AuditActor, resolve: (e) => e, description: 'Who wrote.' }),
+    operation: t.exposeString('operation', {
+      description: "e.g. 'mutation setInventories', 'PUT /allocations/{consumer_uuid}'.",
+    }),
+    consumers: t.exposeStringList('consumers', { description: 'Consumers written.' }),
+    providers: t.exposeStringList('providers', { description: 'Providers written.' }),
+    projects: t.exposeStringList('projects', { description: 'Projects touched.' }),
+    details: t.field({
+      type: 'JSON',
+      nullable: true,
+      resolve: (e) => e.details,
+      description:
+        'What an admin write changed, as a JSON object (null for claims and allocation writes, whose targets say it): token {id, name, role, project} (never the secret), quota {project, user, limits: {CLASS: {from, to}}} (null = no limit), inventories {provider, set: {CLASS: {total, reserved, allocation_ratio}}, removed}, resource_class / trait names, import counts per kind.',
+    }),
+  }),
+});
+
+const AuditEventConnection = builder.connectionObject(
+  {
+    type: AuditEvent,
+    name: 'AuditEventConnection',
+    edgesNullable: { list: false, items: false },
+    nodeNullable: false,
+  },
+  { name: 'AuditEventEdge' },
+);
+
+builder.queryField('auditEvents', (t) =>
+  t.field({
+    type: AuditEventConnection,
+    description:
+      'The audit trail, newest first (admin only): one event per committed write, with who, what and the request id. `first` defaults to 100, at most 1000.',
+    args: {
+      first: t.arg.int({ required: false, description: 'Page size (default 100, at most 1000).' }),
+      after: t.arg.string({ required: false, description: 'The endCursor of the previous page.' }),
+      since: t.arg.string({
+        required: false,
+        description: "Only events since this ISO 8601 time or duration back from now ('1h', '7d').",
+      }),
+      consumer: t.arg.id({ required: false, description: 'Only events writing this consumer.' }),
+      provider: t.arg.id({ required: false, description: 'Only events writing this provider.' }),
+      actor: t.arg.string({
+        required: false,
+        description: 'Only events by this token id, token name or user id.',
+      }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const limit = pageSizeOrThrow(args.first);
+      const rows = await listAuditEvents(ctx.services.dataSource, {
+        since: args.since ? parseSinceOrThrow(args.since) : null,
+        consumer: args.consumer ? String(args.consumer) : null,
+        provider: args.provider ? String(args.provider) : null,
+        actor: args.actor ?? null,
+        beforeId: args.after ? decodeCursorOrThrow(args.after) : null,
+        limit,
+      });
+      const edges = rows.slice(0, limit).map((e) => ({ cursor: cursorOf(e.id), node: e }));
+      return {
+        edges,
+        pageInfo: {
+          hasNextPage: rows.length > limit,
+          hasPreviousPage: false,
+          startCursor: edges[0]?.cursor ?? null,
+          endCursor: edges.at(-1)?.cursor ?? null,
+        },
+      };
+    },
+  }),
+);
+
+/** Wraps every Mutation field so its writes are audited as `mutation <field>` (schema/index.ts). */
+export function auditMutations(schema: GraphQLSchema): GraphQLSchema {
+  const fields = schema.getMutationType()?.getFields() ?? {};
+  for (const [name, field] of Object.entries(fields)) {
+    const resolve = field.resolve ?? defaultFieldResolver;
+    const operation = `mutation ${name}`;
+    field.resolve = (root, args, ctx: Context, info) =>
+      runAudited({ actor: actorOfPrincipal(ctx.caller), operation, requestId: ctx.requestId }, () =>
+        resolve(root, args, ctx, info),
+      );
+  }
+  return schema;
+}

@@ -1,11 +1,13 @@
 // Configuration from the environment, parsed and validated once at start (zod).
 
+import type { BlockList } from 'node:net';
 import { z } from 'zod';
 import { type KeystoneConfig, keystoneConfig } from './auth/keystone-config';
 import type { RateLimits } from './auth/rate-limiter';
 import { isRole, ROLES, type Role } from './auth/roles';
 import { ConfigError } from './config-error';
 import { DEFAULT_FILTERS, DEFAULT_WEIGHERS, list, pluginConfigOrThrow } from './config-scheduler';
+import { parseTrustedProxies } from './http/client-address';
 import type { CandidateBounds } from './placement/allocation-candidates/find-allocation-candidates';
 import { type ExtenderConfig, parseExtenders } from './scheduler/runtime/extender-config';
 
@@ -122,6 +124,7 @@ const schema = z.object({
     .default(4 * 1024 * 1024),
   BERTH_GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(15),
   BERTH_GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(50),
+  BERTH_GRAPHQL_MAX_DIRECTIVES: z.coerce.number().int().min(0).default(50),
   BERTH_GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).default(10000),
   BERTH_GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(250000),
   BERTH_CANDIDATE_MAX_RESULTS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
@@ -131,6 +134,17 @@ const schema = z.object({
   BERTH_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(100).default(10000),
   BERTH_RATE_LIMIT_ANONYMOUS: z.coerce.number().int().min(0).default(0),
   BERTH_RATE_LIMIT_ROLES: roleRateLimits,
+  BERTH_TRUSTED_PROXIES: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const list = v?.trim() ? parseTrustedProxies(v) : undefined;
+      if (typeof list === 'string') {
+        ctx.addIssue({ code: 'custom', message: list, input: v });
+        return z.NEVER;
+      }
+      return list;
+    }),
   BERTH_SCHEDULER_FILTERS: z.string().optional(),
   BERTH_SCHEDULER_WEIGHERS: z.string().optional(),
   BERTH_SCHEDULER_CONFIG: z.string().optional(),
@@ -141,6 +155,7 @@ const schema = z.object({
   BERTH_MAX_CLAIM_ATTEMPTS: z.coerce.number().int().min(1).max(1000).default(10),
   BERTH_CLAIM_BATCH: z.coerce.number().int().min(1).max(256).default(32),
   BERTH_EVALUATION_REUSE_MS: z.coerce.number().int().min(0).max(60000).default(1000),
+  BERTH_AUDIT_RETENTION_DAYS: z.coerce.number().int().min(0).max(36500).default(90),
   NODE_ENV: z.string().optional(),
 });
 
@@ -161,6 +176,8 @@ export interface Config {
   readonly shutdownTimeoutMs: number;
   /** Event-loop stall (ms) after which `berth serve` names the running plugin and exits; 0 = off. */
   readonly watchdogMs: number;
+  /** Audit events older than this many days are pruned by `berth serve`; 0 = kept forever. */
+  readonly auditRetentionDays: number;
   /**
    * `berth serve` processes (BERTH_WORKERS; `--workers` overrides); undefined = one per core
    * with DATABASE_URL, 1 on the embedded database (src/cluster.ts).
@@ -195,6 +212,8 @@ export interface Config {
     readonly maxDepth: number;
     /** Most aliased fields in one GraphQL operation. */
     readonly maxAliases: number;
+    /** Most directives (`@include`, `@skip`, …) in one GraphQL operation, fragments expanded. */
+    readonly maxDirectives: number;
     /** Most lexical tokens in one GraphQL document (graphql-js parser `maxTokens`). */
     readonly maxTokens: number;
     /** Largest static cost of one GraphQL operation (see src/graphql/armour-rules.ts). */
@@ -210,6 +229,8 @@ export interface Config {
      * authentications per address, requests per address with auth off (default none).
      */
     readonly rateLimits: RateLimits;
+    /** Proxies whose X-Forwarded-For names the client rate limits count (src/http/client-address.ts). */
+    readonly trustedProxies: BlockList | undefined;
   };
   /** Scheduler pipeline settings. */
   readonly scheduler: {
@@ -292,6 +313,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL ?? (isTest ? 'silent' : 'info'),
     shutdownTimeoutMs: e.BERTH_SHUTDOWN_TIMEOUT_MS,
     watchdogMs: e.BERTH_WATCHDOG_MS,
+    auditRetentionDays: e.BERTH_AUDIT_RETENTION_DAYS,
     workers: e.BERTH_WORKERS,
     auth: authMode !== 'off',
     authMode,
@@ -313,6 +335,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxBodyBytes: e.BERTH_MAX_BODY_BYTES,
       maxDepth: e.BERTH_GRAPHQL_MAX_DEPTH,
       maxAliases: e.BERTH_GRAPHQL_MAX_ALIASES,
+      maxDirectives: e.BERTH_GRAPHQL_MAX_DIRECTIVES,
       maxTokens: e.BERTH_GRAPHQL_MAX_TOKENS,
       maxCost: e.BERTH_GRAPHQL_MAX_COST,
       maxResultItems: e.BERTH_GRAPHQL_MAX_RESULT_ITEMS,
@@ -330,6 +353,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         anonymous: e.BERTH_RATE_LIMIT_ANONYMOUS,
         roles: e.BERTH_RATE_LIMIT_ROLES,
       },
+      trustedProxies: e.BERTH_TRUSTED_PROXIES,
     },
     scheduler: {
       filters: list('BERTH_SCHEDULER_FILTERS', e.BERTH_SCHEDULER_FILTERS, DEFAULT_FILTERS),

@@ -12,6 +12,7 @@ import type { Logger } from '../logger';
 import { withRequestId } from '../observability/request-scope';
 import type { createRestRouter } from '../rest/router';
 import type { createGraphQL } from '../yoga';
+import { clientAddress } from './client-address';
 import type { AppMetrics } from './metrics';
 import type { Readiness } from './readiness';
 
@@ -62,7 +63,11 @@ export function createRequestHandler(
     admit(
       admission,
       req.headers.authorization,
-      req.socket.remoteAddress ?? 'unknown',
+      clientAddress(
+        req.socket.remoteAddress,
+        req.headers['x-forwarded-for'],
+        config.limits.trustedProxies,
+      ),
       Array.isArray(xAuth) ? xAuth[0] : xAuth,
     )
       .then(async (admitted) => {

@@ -6,13 +6,16 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type AdmissionDeps, admitToken } from '../auth/admission';
+import { actorOfRestCaller } from '../auth/audit-actor';
 import type { Principal, TokenVerifier } from '../auth/authenticator';
 import { RateLimiter } from '../auth/rate-limiter';
 import type { Config } from '../config';
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailableError } from '../db/unavailable';
+import { clientAddress } from '../http/client-address';
 import { BodyTooLargeError, readBodyLimited } from '../http-body';
 import type { Logger } from '../logger';
 import { valueHasNul } from '../nul';
+import { runAudited } from '../placement/audit';
 import { isPlacementError, UnavailableError } from '../placement/errors';
 import type { Services } from '../services';
 import { authenticate, type RestCaller } from './auth';
@@ -155,7 +158,11 @@ export function createRestRouter(deps: {
     if (isRoot && token === undefined && deps.authenticator) {
       return null;
     }
-    const address = req.socket?.remoteAddress ?? 'local';
+    const address = clientAddress(
+      req.socket?.remoteAddress ?? 'local',
+      req.headers['x-forwarded-for'],
+      deps.config.limits.trustedProxies,
+    );
     const a = await admitToken(admission, token, address, MISSING_REST_TOKEN);
     if (a.ok && a.principal) {
       return tokenCaller(a.principal);
@@ -208,7 +215,7 @@ export function createRestRouter(deps: {
       );
     }
     const method = req.method ?? 'GET';
-    const { handler, params } = table.matchOrThrow(method, path);
+    const { handler, params, template } = table.matchOrThrow(method, path);
     const query = new QueryParams(search);
     if (valueHasNul(query.items())) {
       throw badRequest(
@@ -228,7 +235,18 @@ export function createRestRouter(deps: {
       caller: caller ?? { userId: null, projectId: null, roles: [], systemScope: null },
       requestId: ctx.requestId,
     });
-    return handler(request, deps.services);
+    if (method === 'GET' || method === 'HEAD') {
+      return handler(request, deps.services);
+    }
+    // A write: its transaction appends an audit event naming this caller and route.
+    return runAudited(
+      {
+        actor: actorOfRestCaller(request.caller),
+        operation: `${method} ${template}`,
+        requestId: ctx.requestId,
+      },
+      () => handler(request, deps.services),
+    );
   }
 
   function handle(req: IncomingMessage, res: ServerResponse): void {

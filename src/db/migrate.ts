@@ -14,14 +14,14 @@ export async function migrateDatabase(ds: DataSource): Promise<Migration[]> {
   const runner = ds.createQueryRunner();
   await runner.connect();
   try {
-    await runner.query(`SELECT pg_advisory_lock(hashtext('berth.migrate.' || current_schema()))`);
+    await runner.query(`SELECT pg_advisory_lock(hashtext('berth:migrate:' || current_schema()))`);
     try {
       const executor = new MigrationExecutor(ds, runner);
       executor.transaction = 'each';
       return await executor.executePendingMigrations();
     } finally {
       await runner.query(
-        `SELECT pg_advisory_unlock(hashtext('berth.migrate.' || current_schema()))`,
+        `SELECT pg_advisory_unlock(hashtext('berth:migrate:' || current_schema()))`,
       );
     }
   } finally {

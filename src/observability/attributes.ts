@@ -9,3 +9,9 @@ export const ATTR_PLUGIN = 'berth.plugin';
 
 /** The name of the tracer berth's own spans come from. */
 export const TRACER_NAME = 'berth';
+/** The host a claim attempt tried (provider uuid). */
+export const ATTR_HOST = 'berth.host';
+/** How many consumers one schedule request places. */
+export const ATTR_CONSUMERS = 'berth.consumers';
+/** How many hosts a filter or the weighing received. */
+export const ATTR_HOSTS_IN = 'berth.hosts_in';

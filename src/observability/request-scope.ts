@@ -4,7 +4,7 @@
 import { type Context, context, createContextKey, trace } from '@opentelemetry/api';
 import { ATTR_REQUEST_ID } from './attributes';
 
-const REQUEST_ID = createContextKey('berth.request_id');
+const REQUEST_ID = createContextKey('berth request id');
 
 /** Runs `fn` with `requestId` in the active context; names it on the active (server) span too. */
 export function withRequestId<T>(requestId: string, fn: () => T): T {

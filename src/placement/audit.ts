@@ -187,6 +187,7 @@ export class AuditJournal {
     em: EntityManager,
     providerIds: readonly number[] = [],
     projects: readonly string[] = [],
+    notify?: { readonly channel: string; readonly payloads: readonly string[] },
   ): Promise<void> {
     const lone = this.entries.length === 1;
     const rows = this.entries.map((e, n) => {
@@ -208,6 +209,15 @@ export class AuditJournal {
         details: e.details && Object.keys(e.details).length > 0 ? e.details : null,
       };
     });
+    if (notify && notify.payloads.length > 0) {
+      // One round trip for the event(s) and the change notifications (delivered at commit).
+      await em.query(
+        `WITH audited AS (${INSERT_EVENTS})
+         SELECT pg_notify($2, t.p) FROM unnest($3::text[]) WITH ORDINALITY AS t(p, i) ORDER BY t.i`,
+        [JSON.stringify(rows), notify.channel, notify.payloads],
+      );
+      return;
+    }
     await em.query(INSERT_EVENTS, [JSON.stringify(rows)]);
   }
 }

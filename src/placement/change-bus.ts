@@ -160,11 +160,11 @@ export async function writeTransaction<T>(
     result = await ds.transaction(async (em) => {
       const value = await journal.run(() => fn(em, changes));
       const touched = changes.changes();
-      for (const change of touched) {
-        await em.query('SELECT pg_notify($1, $2)', [bus.channel, bus.encode(change)]);
-      }
       const p = touched.find((c) => c.kind === 'providers');
-      await journal.write(em, p?.ids, p?.projects);
+      await journal.write(em, p?.ids, p?.projects, {
+        channel: bus.channel,
+        payloads: touched.map((c) => bus.encode(c)),
+      });
       return value;
     });
   } catch (err) {

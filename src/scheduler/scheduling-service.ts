@@ -3,6 +3,7 @@
 // consumer with fall-through to the next host on conflict, all or nothing for multi-create
 // (Nova: scheduler/manager.py select_destinations, scheduler/utils.py claim_resources).
 import type { Logger } from '../logger';
+import { ATTR_CONSUMERS, ATTR_HOST } from '../observability/attributes';
 import { BARE_STAGES, type StageObserver } from '../observability/stage';
 import type { CandidateService } from '../placement/allocation-candidates/candidate-service';
 import type { CandidateRequest } from '../placement/allocation-candidates/request';
@@ -51,7 +52,7 @@ export interface ScheduleRequest {
 }
 
 /** The span attributes of a claim attempt. */
-const attempt = (r: RankedHost) => ({ 'berth.host': r.host.uuid });
+const attempt = (r: RankedHost) => ({ [ATTR_HOST]: r.host.uuid });
 
 /** Server-group conflicts a claim may meet on top of its attempts (racing members). */
 const MAX_GROUP_CONFLICTS = 64;
@@ -239,7 +240,7 @@ export class SchedulingService {
    * are undone (generation-checked) and every selection says why.
    */
   schedule(req: ScheduleRequest): Promise<ScheduleOutcome> {
-    const attrs = { 'berth.consumers': req.consumerUuids.length };
+    const attrs = { [ATTR_CONSUMERS]: req.consumerUuids.length };
     return this.stages.observe('schedule', undefined, attrs, () => this.scheduleNow(req));
   }
 

@@ -49,6 +49,9 @@ const problem = NEEDS_POSTGRES ?? tag.problem;
 function oldRelease(commit: string): string {
   const dir = path.join(tmpdir(), `berth-release-${TAG}-${commit.slice(0, 12)}`);
   if (existsSync(path.join(dir, 'dist/src/cli/main.js'))) {
+    // The cached build runs on this checkout's node_modules (the one that built it may be gone).
+    rmSync(path.join(dir, 'node_modules'), { force: true });
+    symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
     return dir;
   }
   const building = `${dir}.building-${process.pid}`;

@@ -1,6 +1,7 @@
 // The scheduling pipeline: amend the request, filter hosts in order, weigh, rank (upstream:
 // nova/scheduler/manager.py _schedule + nova/filters.py BaseFilterHandler + request_filter.py).
 
+import { ATTR_HOSTS_IN } from '../../observability/attributes';
 import { BARE_STAGES, type StageObserver } from '../../observability/stage';
 import type {
   AggregateView,
@@ -302,7 +303,7 @@ export function createPipeline(
         break;
       }
       const input = survivors;
-      const attrs = { 'berth.hosts_in': input.length };
+      const attrs = { [ATTR_HOSTS_IN]: input.length };
       const result = await stages.observe('filter', f.name, attrs, () =>
         runFilter(f, input, spec, onFailure),
       );
@@ -315,7 +316,7 @@ export function createPipeline(
     }
     const weighing =
       survivors.length > 0
-        ? await stages.observe('weighing', undefined, { 'berth.hosts_in': survivors.length }, () =>
+        ? await stages.observe('weighing', undefined, { [ATTR_HOSTS_IN]: survivors.length }, () =>
             weighHosts(plugins.weighers, survivors, spec, {
               defaultTimeBudgetMs,
               now,

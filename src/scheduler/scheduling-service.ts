@@ -6,15 +6,10 @@ import type { Logger } from '../logger';
 import { ATTR_CONSUMERS, ATTR_HOST } from '../observability/attributes';
 import { BARE_STAGES, type StageObserver } from '../observability/stage';
 import type { CandidateService } from '../placement/allocation-candidates/candidate-service';
-import type { CandidateRequest } from '../placement/allocation-candidates/request';
-import type {
-  AllocationCandidates,
-  ProviderAllocation,
-} from '../placement/allocation-candidates/results';
+import type { AllocationCandidates } from '../placement/allocation-candidates/results';
 import type { Claimed, ClaimService } from '../placement/claims';
 import { ConflictError, ErrorCode } from '../placement/errors';
 import type { AggregateMetadataCache } from '../placement/host-rows';
-import type { ResourceProviderRecord } from '../placement/types';
 import type { ClaimBatcher } from './claiming/claim-batcher';
 import { fitsWithPlanned, InFlight, selectClaimOrder } from './claiming/claim-order';
 import { GroupPlan } from './claiming/group-plan';
@@ -29,27 +24,13 @@ import {
 import type { Explanation, RankedHost } from './runtime/explanation';
 import type { Evaluation } from './runtime/pipeline';
 import type { ChosenPipeline } from './runtime/pipeline-set';
+import type { ScheduleOutcome, ScheduleRequest, Selection } from './schedule-types';
 import type { CandidateCache } from './state/candidate-cache';
 import { type EvaluationMemo, evaluationKey } from './state/evaluation-memo';
 import type { HostViewCache } from './state/host-view-cache';
 import type { StateVersion } from './state/state-version';
 
-/** A scheduling request (the GraphQL ScheduleInput, in domain terms). */
-export interface ScheduleRequest {
-  readonly consumerUuids: readonly string[];
-  readonly projectId: string;
-  readonly userId: string;
-  readonly consumerType?: string;
-  readonly request: CandidateRequest;
-  readonly extraSpecs: Readonly<Record<string, string>>;
-  readonly hints?: Readonly<Record<string, readonly string[]>>;
-  /** Availability zone asked for (AvailabilityZoneFilter). */
-  readonly availabilityZone?: string;
-  /** Filter order override for this request. */
-  readonly filters?: readonly string[];
-  /** The scheduler profile that runs (`default` when absent). */
-  readonly profile?: string;
-}
+export type { ScheduleOutcome, ScheduleRequest, Selection } from './schedule-types';
 
 /** The span attributes of a claim attempt. */
 const attempt = (r: RankedHost) => ({ [ATTR_HOST]: r.host.uuid });
@@ -57,26 +38,6 @@ const attempt = (r: RankedHost) => ({ [ATTR_HOST]: r.host.uuid });
 /** Server-group conflicts a claim may meet on top of its attempts (racing members). */
 const MAX_GROUP_CONFLICTS = 64;
 
-/** The outcome for one consumer. */
-export interface Selection {
-  readonly consumerUuid: string;
-  /** Root provider uuid of the chosen host, or null when nothing fits. */
-  readonly hostUuid: string | null;
-  /** The claimed host's record as the claim left it (`schedule` only). */
-  readonly host?: ResourceProviderRecord;
-  readonly allocations: readonly ProviderAllocation[];
-  /** Why no host was claimed (null on success). */
-  readonly reason: string | null;
-}
-
-/** What explainPlacement and schedule return. */
-export interface ScheduleOutcome {
-  readonly selections: readonly Selection[];
-  readonly explanation: Explanation;
-  readonly ranking: readonly RankedHost[];
-}
-
-/** Scheduling settings. */
 /**
  * What the scheduler works with, each built once by the composition root (src/app-scheduling.ts):
  * the capacity index's candidates, the state caches (each keyed by the index revision and the

@@ -63,9 +63,9 @@ describe('claim statements', () => {
     process.stdout.write(`[berth tests] one scheduled claim: ${queries.length} SQL statements\n`);
     // BEGIN, consumer read (move check), quota lock + limits, owners, consumer insert, provider
     // lock, inventories with usage, allocation insert + generation bump (one statement), the
-    // host's record for the answer, the audit event with the NOTIFY (one statement), COMMIT, and the capacity index's re-read of the
-    // claimed provider. Nothing else: the GraphQL layer answers `host` from the claim, not with a
-    // query of its own.
+    // host's record for the answer, the audit event with the NOTIFY (one statement), COMMIT, and
+    // the capacity index's re-read of the claimed provider. Nothing else: the GraphQL layer
+    // answers `host` from the claim, not with a query of its own.
     expect(queries.length).toBeLessThanOrEqual(13);
   });
 

@@ -15,6 +15,7 @@ import { useArmour } from './graphql/armour-plugin';
 import { type AdmittedContext, useAuthentication } from './graphql/authenticate-plugin';
 import { useAuthorization } from './graphql/authorize-plugin';
 import { useCompiledQueries } from './graphql/compiled-queries';
+import { useErrorCodeLog } from './graphql/error-code-plugin';
 import { useResultBudget } from './graphql/result-budget';
 import { createLoaders } from './loaders/create-loaders';
 import type { Logger } from './logger';
@@ -90,6 +91,7 @@ export function createGraphQL(deps: {
       }),
       useResultBudget({ schema, maxItems: l.maxResultItems }),
       useCompiledQueries({ schema, log: deps.log, direct: DIRECT_ROOTS }),
+      useErrorCodeLog(),
       ...(deps.plugins ?? []),
     ],
     context: ({ requestId, request }): Context => {

@@ -13,6 +13,7 @@ import { withRequestId } from '../observability/request-scope';
 import type { createRestRouter } from '../rest/router';
 import type { createGraphQL } from '../yoga';
 import { clientAddress } from './client-address';
+import { errorCodeOf, noteErrorCode } from './error-code';
 import type { AppMetrics } from './metrics';
 import type { Readiness } from './readiness';
 
@@ -51,6 +52,7 @@ export function createRequestHandler(
       for (const [k, v] of Object.entries(headers)) {
         res.setHeader(k, v as string);
       }
+      noteErrorCode(res, code);
       send(res, status, { errors: [{ message, extensions: { code } }] });
     };
     const mediaProblem = graphqlMediaTypeProblem(req.headers['content-type']);
@@ -101,7 +103,14 @@ export function createRequestHandler(
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       log.info(
-        { requestId, method: req.method, url: req.url, status: res.statusCode, ms },
+        {
+          requestId,
+          method: req.method,
+          url: req.url,
+          status: res.statusCode,
+          code: errorCodeOf(res),
+          ms,
+        },
         'request',
       );
       metrics.observeRequest(path, req.method, res.statusCode, ms / 1000);

@@ -12,6 +12,7 @@ import { RateLimiter } from '../auth/rate-limiter';
 import type { Config } from '../config';
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailableError } from '../db/unavailable';
 import { clientAddress } from '../http/client-address';
+import { noteErrorCode } from '../http/error-code';
 import { BodyTooLargeError, readBodyLimited } from '../http-body';
 import type { Logger } from '../logger';
 import { valueHasNul } from '../nul';
@@ -110,6 +111,16 @@ function send(res: ServerResponse, r: RestResponse, extra: Record<string, string
   }
   res.writeHead(r.status, headers);
   res.end(body);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Placement's `req-<uuid>` request id, built from the request id the HTTP layer logs when that is
+ * a uuid (so the audit trail, the Placement answer and the request log name the same request).
+ */
+function placementRequestId(outer: unknown): string {
+  return `req-${typeof outer === 'string' && UUID.test(outer) ? outer.toLowerCase() : randomUUID()}`;
 }
 
 /** Builds the facade over `services`, mounted at config.restPrefix ('' = at '/'). */
@@ -257,7 +268,7 @@ export function createRestRouter(deps: {
     const rawAccept = req.headers.accept;
     const ctx: { accept: string; requestId: string; version?: Microversion } = {
       accept: !rawAccept || rawAccept === '*/*' ? 'application/json' : rawAccept,
-      requestId: `req-${randomUUID()}`,
+      requestId: placementRequestId(res.getHeader('x-request-id')),
     };
     const idHeader = { 'x-openstack-request-id': ctx.requestId };
     // `vary` only on responses of Placement's handlers (errors raised outside them get the
@@ -300,6 +311,7 @@ export function createRestRouter(deps: {
           httpErr.status === 500
             ? idHeader
             : { ...versionHeaders(!httpErr.outsideHandler), ...idHeader };
+        noteErrorCode(res, httpErr.code);
         if (!res.headersSent) {
           send(res, errorResponse(httpErr, errCtx), extra);
         }

@@ -96,6 +96,9 @@ const typedString = () =>
     { weight: 1, arbitrary: badString() },
   );
 
+/** Largest serialized size of the long lists valueFor makes (a request stays sendable). */
+const LONG_LIST_BYTES = 100_000;
+
 /**
  * An arbitrary for a value of `type`, named `name`, usually wrong in some way. `typed` values
  * pass GraphQL's own type checks (hostile content only), so they reach the domain rules; the
@@ -130,9 +133,13 @@ export function valueFor(
       { weight: 1, arbitrary: item },
       {
         weight: 1,
-        arbitrary: item.chain((v) =>
-          fc.integer({ min: 100, max: 2000 }).map((k) => Array(k).fill(v)),
-        ),
+        // A long list of one value, at most LONG_LIST_BYTES serialized: nested lists each
+        // multiplying by up to 2000 once built documents too large to send at all.
+        arbitrary: item.chain((v) => {
+          const size = Math.max(1, JSON.stringify(v)?.length ?? 1);
+          const most = Math.max(1, Math.min(2000, Math.floor(LONG_LIST_BYTES / size)));
+          return fc.integer({ min: Math.min(100, most), max: most }).map((k) => Array(k).fill(v));
+        }),
       },
     );
   } else if (isInputObjectType(type)) {

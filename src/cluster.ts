@@ -12,6 +12,7 @@ import { availableParallelism } from 'node:os';
 import type { WorkerIdentity } from './app';
 import { type Config, ConfigError } from './config';
 import type { Logger } from './logger';
+import { primaryMetricsHandler } from './observability/cluster-metrics';
 
 /** Most workers `--workers` / BERTH_WORKERS accepts. */
 export const MAX_WORKERS = 256;
@@ -123,6 +124,8 @@ export function superviseWorkers(o: SuperviseOptions): void {
   const { count, log } = o;
   let phase: 'starting' | 'running' | 'stopping' = 'starting';
   const live = new Set<Worker>();
+  // A scrape of /metrics on one worker: the primary sums every worker's metrics for it.
+  const metricsMessage = primaryMetricsHandler(() => live);
   const listening = new Set<number>();
   const reasons = new Map<number, string>();
   const timers = new Set<NodeJS.Timeout>();
@@ -233,7 +236,7 @@ export function superviseWorkers(o: SuperviseOptions): void {
     });
     w.on('disconnect', maybeGone);
     w.on('message', (m: unknown) => {
-      if (!isReport(m)) {
+      if (metricsMessage(w, m) || !isReport(m)) {
         return;
       }
       if (m.berth === 'failed') {

@@ -31,7 +31,7 @@ function announce(cfg: Config, log: Logger, url: string, plan: WorkerPlan): void
       : '  database: DATABASE_URL',
     `  cache: ${cfg.redisUrl ? 'Redis (REDIS_URL)' : 'in-process LRU; set REDIS_URL for Redis'}`,
     `  auth: ${authSummary(cfg)}`,
-    `  workers: ${plan.count} (${plan.note})${plan.count > 1 ? '; /readyz and /metrics answer per worker' : ''}`,
+    `  workers: ${plan.count} (${plan.note})${plan.count > 1 ? '; /readyz answers per worker, /metrics for all of them' : ''}`,
   ];
   process.stdout.write(`${banner.join('\n')}\n`);
   if ((!cfg.auth && cfg.authExplicit) || (cfg.restAuth === 'noauth2' && !cfg.embedded)) {

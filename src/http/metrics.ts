@@ -8,9 +8,10 @@ import type { DataSource } from 'typeorm';
 import { CONSOLE_PREFIX } from '../console-assets';
 import { ASSET_PREFIX } from '../graphiql-assets';
 import { timedClaimWriter } from '../observability/claims';
+import { clusterMetricsText, shareWorkerMetrics } from '../observability/cluster-metrics';
 import { useOperationMetrics } from '../observability/graphql-metrics';
 import { methodLabel, routeNamer, statusLabel } from '../observability/http-route';
-import { createHistograms, exposition } from '../observability/metrics';
+import { createHistograms, exposition, expositionJson } from '../observability/metrics';
 import { observePool } from '../observability/pool';
 import { BARE_STAGES, type StageObserver, stageObserver } from '../observability/stage';
 import { registerStatsMetrics, type StatsSources } from '../observability/stats-metrics';
@@ -31,8 +32,11 @@ export interface AppMetrics {
   observePool(ds: DataSource): void;
   /** Exposes the statistics of `sources` (read at each scrape). */
   readStats(sources: StatsSources): void;
-  /** The Prometheus text exposition, read now. */
-  text(): Promise<string>;
+  /**
+   * The Prometheus text exposition, read now: in a cluster worker the whole server's (summed by
+   * the primary, src/observability/cluster-metrics.ts) unless `scope` is 'worker'.
+   */
+  text(scope?: 'server' | 'worker'): Promise<string>;
   readonly contentType: string;
   /** Stops observing shared things (the pool). */
   close(): void;
@@ -50,6 +54,7 @@ export function createAppMetrics(o: { restPrefix: string; instrument?: boolean }
     restTemplates: ROUTES.map((r) => r.path),
   });
   const stops: (() => void)[] = [];
+  shareWorkerMetrics(() => expositionJson(registry));
   return {
     stages: instrument ? stageObserver(h.stages) : BARE_STAGES,
     graphqlPlugins: instrument ? [useOperationMetrics(h.graphql)] : [],
@@ -69,7 +74,10 @@ export function createAppMetrics(o: { restPrefix: string; instrument?: boolean }
       }
     },
     readStats: (sources) => registerStatsMetrics(registry, sources),
-    text: () => exposition(registry),
+    async text(scope = 'server') {
+      const server = scope === 'server' ? await clusterMetricsText() : undefined;
+      return server ?? exposition(registry);
+    },
     contentType: registry.contentType,
     close() {
       for (const stop of stops.splice(0)) {

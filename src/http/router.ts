@@ -135,7 +135,8 @@ export function createRequestHandler(
       return;
     }
     if (path === '/metrics') {
-      metrics.text().then(
+      const scope = /[?&]scope=worker(&|$)/.test(req.url ?? '') ? 'worker' : 'server';
+      metrics.text(scope).then(
         (text) => {
           res.writeHead(200, { 'content-type': metrics.contentType });
           res.end(text);

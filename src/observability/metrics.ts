@@ -85,3 +85,8 @@ export function processMetrics(): Registry {
 export function exposition(registry: Registry): Promise<string> {
   return Registry.merge([processMetrics(), registry]).metrics();
 }
+
+/** The same metrics as prom-client JSON (what a cluster worker hands the primary to sum). */
+export function expositionJson(registry: Registry) {
+  return Registry.merge([processMetrics(), registry]).getMetricsAsJSON();
+}

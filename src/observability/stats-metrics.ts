@@ -88,7 +88,8 @@ const COUNTERS: readonly [string, string, Read][] = [
   ],
 ];
 
-const GAUGES: readonly [string, string, Read][] = [
+/** Gauges, with how a scrape of several workers combines them (src/observability/cluster-metrics.ts). */
+const GAUGES: readonly [string, string, Read, 'average' | 'max'][] = [
   [
     'berth_candidate_cache_hit_ratio',
     'Hits / lookups since start.',
@@ -97,11 +98,14 @@ const GAUGES: readonly [string, string, Read][] = [
       const lookups = c.hits + c.misses;
       return lookups ? c.hits / lookups : 0;
     },
+    'average',
   ],
   [
     'berth_candidate_index_providers',
     'Providers in the capacity index.',
     (s) => s.services.candidates.stats.providers,
+    // Every worker indexes every provider: the server's index is as large as the largest.
+    'max',
   ],
 ];
 
@@ -118,10 +122,11 @@ export function registerStatsMetrics(registry: Registry, sources: StatsSources):
       },
     });
   }
-  for (const [name, help, read] of GAUGES) {
+  for (const [name, help, read, aggregator] of GAUGES) {
     new Gauge({
       name,
       help,
+      aggregator,
       registers: [registry],
       collect() {
         this.set(read(sources));

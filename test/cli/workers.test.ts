@@ -122,68 +122,72 @@ describe('berth serve --workers', () => {
     await admin.end();
   });
 
-  realPostgresIt('sums /metrics over every worker, whichever one a scrape reaches', async () => {
-    const port = await freePort();
-    const child = berth(['serve', '--workers', '2'], {
-      DATABASE_URL: dbUrl,
-      PORT: String(port),
-      BERTH_AUTH: 'off',
-    });
-    const io = collect(child);
-    const exited = exitOf(child);
-    /** The count of GET /placement/resource_providers answered 2xx in a scrape of `url`. */
-    const listed = (url: string) =>
-      new Promise<{ worker: string; count: number; workers: string }>((resolve, reject) => {
-        http
-          .get({ host: '127.0.0.1', port, path: url, agent: false }, (res) => {
-            let text = '';
-            res.on('data', (d) => {
-              text += String(d);
-            });
-            res.on('end', () => {
-              const line = (name: string) =>
-                text
-                  .split('\n')
-                  .find((l) => l.startsWith(name))
-                  ?.split(' ')[1] ?? '0';
-              resolve({
-                worker: res.headers['x-berth-worker'] as string,
-                count: Number(
-                  line(
-                    'berth_http_request_duration_seconds_count{route="/placement/resource_providers",method="GET",status="2xx"}',
-                  ),
-                ),
-                workers: line('berth_metrics_workers{state="answered"}'),
-              });
-            });
-          })
-          .on('error', reject);
+  realPostgresIt(
+    'sums /metrics over every worker, whichever one a scrape reaches',
+    async () => {
+      const port = await freePort();
+      const child = berth(['serve', '--workers', '2'], {
+        DATABASE_URL: dbUrl,
+        PORT: String(port),
+        BERTH_AUTH: 'off',
       });
-    try {
-      await waitFor(() => io.out().includes('listening on'), 90000);
-      expect(await workersAnswering(port, 2)).toHaveProperty('size', 2);
-      // New connections go round-robin: the 10 requests are spread over both workers.
-      const servedBy = new Set<string>();
-      for (let i = 0; i < 10; i++) {
-        servedBy.add((await request(port, 'GET', '/placement/resource_providers')).worker!);
+      const io = collect(child);
+      const exited = exitOf(child);
+      /** The count of GET /placement/resource_providers answered 2xx in a scrape of `url`. */
+      const listed = (url: string) =>
+        new Promise<{ worker: string; count: number; workers: string }>((resolve, reject) => {
+          http
+            .get({ host: '127.0.0.1', port, path: url, agent: false }, (res) => {
+              let text = '';
+              res.on('data', (d) => {
+                text += String(d);
+              });
+              res.on('end', () => {
+                const line = (name: string) =>
+                  text
+                    .split('\n')
+                    .find((l) => l.startsWith(name))
+                    ?.split(' ')[1] ?? '0';
+                resolve({
+                  worker: res.headers['x-berth-worker'] as string,
+                  count: Number(
+                    line(
+                      'berth_http_request_duration_seconds_count{route="/placement/resource_providers",method="GET",status="2xx"}',
+                    ),
+                  ),
+                  workers: line('berth_metrics_workers{state="answered"}'),
+                });
+              });
+            })
+            .on('error', reject);
+        });
+      try {
+        await waitFor(() => io.out().includes('listening on'), 90000);
+        expect(await workersAnswering(port, 2)).toHaveProperty('size', 2);
+        // New connections go round-robin: the 10 requests are spread over both workers.
+        const servedBy = new Set<string>();
+        for (let i = 0; i < 10; i++) {
+          servedBy.add((await request(port, 'GET', '/placement/resource_providers')).worker!);
+        }
+        expect(servedBy.size).toBe(2);
+        // Each scrape, whichever worker takes it, counts all 10 and says both workers answered.
+        const scrapes = [await listed('/metrics'), await listed('/metrics')];
+        expect(new Set(scrapes.map((s) => s.worker)).size).toBe(2);
+        for (const s of scrapes) {
+          expect(s).toMatchObject({ count: 10, workers: '2' });
+        }
+        // ?scope=worker: each worker's own share, which together make the 10.
+        const own = [await listed('/metrics?scope=worker'), await listed('/metrics?scope=worker')];
+        expect(new Set(own.map((s) => s.worker)).size).toBe(2);
+        expect(own.every((s) => s.count < 10)).toBe(true);
+        expect(own[0]!.count + own[1]!.count).toBe(10);
+      } finally {
+        child.kill('SIGTERM');
+        await exited;
       }
-      expect(servedBy.size).toBe(2);
-      // Each scrape, whichever worker takes it, counts all 10 and says both workers answered.
-      const scrapes = [await listed('/metrics'), await listed('/metrics')];
-      expect(new Set(scrapes.map((s) => s.worker)).size).toBe(2);
-      for (const s of scrapes) {
-        expect(s).toMatchObject({ count: 10, workers: '2' });
-      }
-      // ?scope=worker: each worker's own share, which together make the 10.
-      const own = [await listed('/metrics?scope=worker'), await listed('/metrics?scope=worker')];
-      expect(new Set(own.map((s) => s.worker)).size).toBe(2);
-      expect(own.every((s) => s.count < 10)).toBe(true);
-      expect(own[0]!.count + own[1]!.count).toBe(10);
-    } finally {
-      child.kill('SIGTERM');
-      await exited;
-    }
-  }, 120000);
+    },
+    120000,
+  );
 
   realPostgresIt(
     'serves from 2 workers, shares writes between them, replaces a dead one and stops on SIGTERM',

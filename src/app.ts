@@ -99,21 +99,18 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
     ? startChangeListener(listenUrl, bus, log)
     : undefined;
   const scheduling = createScheduling(config, services, cache, log, metrics);
-  metrics.readStats({ scheduling, services, cache });
   const tokens = new TokenStore(ds);
   const authenticator = config.auth
     ? new Authenticator(tokens, config.limits.authCacheTtlMs, log)
     : undefined;
   // BERTH_AUTH=keystone: Keystone tokens, and berth API tokens (`berth_…`) as before.
-  const verifier: TokenVerifier | undefined = config.keystone
-    ? new KeystoneAuthenticator(
-        new KeystoneClient(config.keystone, log),
-        cache,
-        config.keystone.cacheTtlMs,
-        authenticator,
-        log,
-      )
-    : authenticator;
+  const ks = config.keystone;
+  const keystone = ks ? new KeystoneClient(ks, log) : undefined;
+  const verifier: TokenVerifier | undefined =
+    ks && keystone
+      ? new KeystoneAuthenticator(keystone, cache, ks.cacheTtlMs, authenticator, log)
+      : authenticator;
+  metrics.readStats({ scheduling, services, cache, keystone });
   const limiter = new RateLimiter(cache, config.limits.rateLimits);
   const graphql = createGraphQL({
     services,

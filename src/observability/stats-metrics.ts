@@ -11,7 +11,34 @@ export interface StatsSources {
   readonly scheduling: Scheduling;
   readonly services: Pick<Services, 'candidates' | 'allocations'>;
   readonly cache: Cache;
+  /** The Keystone client's call counts, with BERTH_AUTH=keystone. */
+  readonly keystone?: { readonly stats: KeystoneStats };
 }
+
+interface KeystoneStats {
+  readonly validations: number;
+  readonly serviceAuths: number;
+  readonly failures: number;
+}
+
+/** Keystone's calls, registered only with BERTH_AUTH=keystone. */
+const KEYSTONE: readonly [string, string, (k: KeystoneStats) => number][] = [
+  [
+    'berth_keystone_token_validations_total',
+    'Token validations asked of Keystone (GET /v3/auth/tokens; cached answers are not counted).',
+    (k) => k.validations,
+  ],
+  [
+    'berth_keystone_service_auths_total',
+    "berth's own service-token requests to Keystone.",
+    (k) => k.serviceAuths,
+  ],
+  [
+    'berth_keystone_failures_total',
+    'Keystone calls that failed (unreachable, timed out, or an unexpected answer).',
+    (k) => k.failures,
+  ],
+];
 
 type Read = (s: StatsSources) => number;
 
@@ -119,6 +146,18 @@ export function registerStatsMetrics(registry: Registry, sources: StatsSources):
       collect() {
         this.reset();
         this.inc(read(sources));
+      },
+    });
+  }
+  const keystone = sources.keystone;
+  for (const [name, help, read] of keystone ? KEYSTONE : []) {
+    new Counter({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(read(keystone!.stats));
       },
     });
   }

@@ -149,6 +149,11 @@ maybe('BERTH_AUTH=keystone (real Keystone)', () => {
     );
     expect(replies.map((r) => r.status)).toEqual(Array(20).fill(200));
     expect(proxy.validations() - before).toBe(1);
+    // /metrics counts the same Keystone calls the proxy saw.
+    const metrics = await (await fetch(`${rest.base.replace(/\/placement$/, '')}/metrics`)).text();
+    const counted = /^berth_keystone_token_validations_total (\d+)$/m.exec(metrics)?.[1];
+    expect(Number(counted)).toBe(proxy.validations());
+    expect(metrics).toMatch(/^berth_keystone_failures_total 0$/m);
   }, 60_000);
 
   it(`refuses a revoked token once the cache period (${CACHE_S} s) has passed`, async () => {

@@ -15,7 +15,7 @@ export function actorOfPrincipal(p: Principal | null): AuditActor {
     kind: isKeystoneId(p.tokenId) ? 'keystone' : 'token',
     id: p.tokenId,
     userId: p.userId ?? null,
-    projectId: p.project,
+    projectId: p.tokenProject ?? p.project,
     role: p.role,
   };
 }
@@ -30,6 +30,7 @@ export function actorOfRestCaller(caller: {
     readonly role: string;
     readonly project: string | null;
     readonly userId?: string | null;
+    readonly tokenProject?: string | null;
   };
 }): AuditActor {
   const t = caller.token;
@@ -38,7 +39,7 @@ export function actorOfRestCaller(caller: {
       kind: isKeystoneId(t.id) ? 'keystone' : 'token',
       id: t.id,
       userId: t.userId ?? null,
-      projectId: t.project,
+      projectId: t.tokenProject ?? t.project,
       role: t.role,
     };
   }

@@ -15,6 +15,11 @@ export interface Principal {
   readonly project: string | null;
   /** The Keystone user (Keystone tokens only; the audit trail records it). */
   readonly userId?: string | null;
+  /**
+   * The project a Keystone token is scoped to, whatever berth's scope (`project` is null for
+   * admin and service); the audit trail records it.
+   */
+  readonly tokenProject?: string | null;
 }
 
 /**

@@ -137,6 +137,7 @@ export class KeystoneAuthenticator implements TokenVerifier {
       role: granted.role,
       project: granted.project,
       userId: v.identity.userId ?? null,
+      tokenProject: v.identity.projectId,
     };
     this.remember(digest, { principal, until });
     return { ok: true, principal };

@@ -1,7 +1,7 @@
 // Who is calling: Placement's noauth2 mode, and berth API tokens in `x-auth-token` (upstream:
 // placement/auth.py NoAuthMiddleware + PlacementKeystoneContext, oslo.context from_environ).
 import type { IncomingHttpHeaders } from 'node:http';
-import type { TokenVerifier } from '../auth/authenticator';
+import type { Principal, TokenVerifier } from '../auth/authenticator';
 import type { Role } from '../auth/roles';
 
 /** The caller as Placement's RequestContext sees it. */
@@ -16,8 +16,9 @@ export interface RestCaller {
     readonly id: string;
     readonly role: Role;
     readonly project: string | null;
-    /** The Keystone user (audit trail). */
+    /** The Keystone user and the project its token is scoped to (audit trail). */
     readonly userId?: string | null;
+    readonly tokenProject?: string | null;
   };
 }
 
@@ -96,15 +97,22 @@ export async function authenticate(
   if (!result.ok) {
     return result;
   }
-  const p = result.principal;
+  return { ok: true, caller: tokenCaller(result.principal) };
+}
+
+/** The REST caller of a verified token (a berth API token or a Keystone token). */
+export function tokenCaller(p: Principal): RestCaller {
   return {
-    ok: true,
-    caller: {
-      userId: `token:${p.tokenId}`,
-      projectId: p.project,
-      roles: [p.role],
-      systemScope: null,
-      token: { id: p.tokenId, role: p.role, project: p.project, userId: p.userId ?? null },
+    userId: `token:${p.tokenId}`,
+    projectId: p.project,
+    roles: [p.role],
+    systemScope: null,
+    token: {
+      id: p.tokenId,
+      role: p.role,
+      project: p.project,
+      userId: p.userId ?? null,
+      tokenProject: p.tokenProject ?? null,
     },
   };
 }

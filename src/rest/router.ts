@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type AdmissionDeps, admitToken } from '../auth/admission';
 import { actorOfRestCaller } from '../auth/audit-actor';
-import type { Principal, TokenVerifier } from '../auth/authenticator';
+import type { TokenVerifier } from '../auth/authenticator';
 import { RateLimiter } from '../auth/rate-limiter';
 import type { Config } from '../config';
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailableError } from '../db/unavailable';
@@ -19,7 +19,7 @@ import { valueHasNul } from '../nul';
 import { runAudited } from '../placement/audit';
 import { isPlacementError, UnavailableError } from '../placement/errors';
 import type { Services } from '../services';
-import { authenticate, type RestCaller } from './auth';
+import { authenticate, type RestCaller, tokenCaller } from './auth';
 import { toHttpError } from './domain-errors';
 import { type ErrorContext, errorResponse } from './error-response';
 import { badRequest, HttpError, outsideHandler } from './http-error';
@@ -46,17 +46,6 @@ export interface RestRouter {
 /** The 401 detail in token mode when no `x-auth-token` is sent. */
 const MISSING_REST_TOKEN =
   'Authentication required: send the API token in the `X-Auth-Token` header (tokens come from `berth token create`).';
-
-/** The caller a berth API token makes (the same as src/rest/auth.ts `authenticate` builds). */
-function tokenCaller(p: Principal): RestCaller {
-  return {
-    userId: `token:${p.tokenId}`,
-    projectId: p.project,
-    roles: [p.role],
-    systemScope: null,
-    token: { id: p.tokenId, role: p.role, project: p.project },
-  };
-}
 
 /** The negotiated microversion of `header`, or undefined when it is not acceptable. */
 function acceptableVersion(header: string | undefined): Microversion | undefined {

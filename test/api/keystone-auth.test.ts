@@ -100,6 +100,16 @@ maybe('BERTH_AUTH=keystone (real Keystone)', () => {
     expect((await call(rest, 'GET', '/resource_providers', admin)).status).toBe(200);
     const created = await call(rest, 'POST', '/resource_providers', admin, { name: 'ks-rp' });
     expect(created.status).toBe(200);
+    // The audit event names the Keystone user and project of the REST write.
+    const [event] = await t.app.services.dataSource.query(
+      `SELECT actor_kind, user_id, project_id FROM audit_events
+       WHERE operation = 'POST /resource_providers' ORDER BY id DESC LIMIT 1`,
+    );
+    expect(event).toMatchObject({
+      actor_kind: 'keystone',
+      user_id: expect.stringMatching(/^\w{32}$/),
+    });
+    expect(event.project_id).toEqual(expect.any(String));
     const gqlAdmin = await gql(rest, '{ resourceProviders { name } }', admin, 'authorization');
     expect(gqlAdmin.status).toBe(200);
 

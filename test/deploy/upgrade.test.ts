@@ -1,4 +1,4 @@
-// A rolling upgrade's middle: the previous release (git tag v0.1.0) still serving while the
+// A rolling upgrade's middle: the previous release (v0.1.0: its git tag, or the commit it names) still serving while the
 // current code has migrated the database and serves beside it. The tag is materialised with
 // `git archive`, given the current node_modules (a superset of its dependencies) and compiled
 // with the current tsc into os.tmpdir()/berth-release-<tag>-<commit> (kept between runs, keyed
@@ -28,15 +28,25 @@ import {
 } from './support';
 
 const TAG = 'v0.1.0';
+/**
+ * The release's commit, as CHANGELOG.md records it: git tags do not travel with every clone (CI's
+ * clone of a submitted branch has none), the commit does.
+ */
+const RELEASE_COMMIT = '210a5fe4392aa16660883ed94979967b40bd8570';
 
-/** The tag's commit, or why it cannot be used (a shallow clone without tags). */
+/** The tag's commit (or the recorded one), or why neither can be used (a shallow clone). */
 function tagCommit(): { commit?: string; problem?: string } {
-  const r = spawnSync('git', ['-C', root, 'rev-parse', '--verify', '-q', `${TAG}^{commit}`], {
-    encoding: 'utf8',
-  });
-  return r.status === 0
-    ? { commit: r.stdout.trim() }
-    : { problem: `skipped: git tag ${TAG} not reachable (shallow clone? git fetch --tags)` };
+  for (const ref of [TAG, RELEASE_COMMIT]) {
+    const r = spawnSync('git', ['-C', root, 'rev-parse', '--verify', '-q', `${ref}^{commit}`], {
+      encoding: 'utf8',
+    });
+    if (r.status === 0) {
+      return { commit: r.stdout.trim() };
+    }
+  }
+  return {
+    problem: `skipped: neither git tag ${TAG} nor its commit ${RELEASE_COMMIT.slice(0, 12)} is in this clone (shallow? git fetch --unshallow)`,
+  };
 }
 
 const tag = tagCommit();

@@ -1,12 +1,12 @@
-// A rolling upgrade's middle: the previous release (v0.1.0: its git tag, or the commit it names) still serving while the
-// current code has migrated the database and serves beside it. The tag is materialised with
-// `git archive`, given the current node_modules (a superset of its dependencies) and compiled
-// with the current tsc into os.tmpdir()/berth-release-<tag>-<commit> (kept between runs, keyed
-// by the tag's commit). Then: the current `berth migrate` on a fresh database, the old release's
-// `berth serve` on it (it must start, report ready, and leave the migrations table as it found
-// it), the current `berth serve` beside it, and Placement REST writes and reads through each
-// seen by the other, with a claim made on the old one (candidates, then PUT /allocations) and a
-// GraphQL `schedule` on it too.
+// A rolling upgrade's middle: the previous release (v0.1.0: its git tag, or the commit it names)
+// still serving while the current code has migrated the database and serves beside it. The
+// release is materialised with `git archive`, given the current node_modules (a superset of its
+// dependencies) and compiled with the current tsc into os.tmpdir()/berth-release-<tag>-<commit>
+// (kept between runs, keyed by the commit). Then: the current `berth migrate` on a fresh
+// database, the old release's `berth serve` on it (it must start, report ready, and leave the
+// migrations table as it found it), the current `berth serve` beside it, and Placement REST
+// writes and reads through each seen by the other, with a claim made on the old one (candidates,
+// then PUT /allocations) and a GraphQL `schedule` on it too.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

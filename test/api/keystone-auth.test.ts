@@ -1,9 +1,10 @@
 // BERTH_AUTH=keystone against a real Keystone (test/keystone/start.sh): each role, project scope,
 // a role berth refuses, expiry, revocation after the cache period, one Keystone call for a
 // stampede of one new token (counted by a proxy in front of Keystone), osc through the Keystone
-// catalog to `berth serve`, and Keystone stopped mid-run (cached tokens work, new ones get 503).
+// catalog to `berth serve` (and the cutover runbook's catalog switch, run from the doc), and
+// Keystone stopped mid-run (cached tokens work, new ones get 503).
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -28,6 +29,18 @@ const maybe = missing ? describe.skip : describe;
 const TOKEN_LIFE_S = 8;
 const CACHE_S = 2;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The shell block of docs/openstack.md's "Switch the catalog endpoint" step, aimed at `url`. */
+function runbookSwitch(url: string): string {
+  const doc = readFileSync(path.resolve(__dirname, '../../docs/openstack.md'), 'utf8');
+  const step = doc.slice(doc.indexOf('**Switch the catalog endpoint**'));
+  const block = /```sh\n([\s\S]*?)```/.exec(step)?.[1];
+  const example = 'http://berth.example:8080/placement';
+  if (!block?.includes(example)) {
+    throw new Error(`docs/openstack.md: no sh block naming ${example} in the switch step`);
+  }
+  return block.replaceAll(example, url);
+}
 
 maybe('BERTH_AUTH=keystone (real Keystone)', () => {
   let ks: Keystone;
@@ -251,6 +264,24 @@ maybe('BERTH_AUTH=keystone (real Keystone)', () => {
           .stdout,
       );
       expect(candidates.length).toBe(1);
+
+      // docs/openstack.md §6 step 4, the cutover's catalog switch, run as the doc prints it: away
+      // to a Placement that is not there (osc then fails), and back to this berth (osc works).
+      const switchTo = async (url: string) =>
+        (
+          await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', runbookSwitch(url)], {
+            env: { PATH: process.env.PATH, HOME: process.env.HOME, ...ks.env },
+          })
+        ).stdout.trim();
+      const away = `http://127.0.0.1:${await freePort()}/placement`;
+      expect(await switchTo(away)).toBe(away);
+      await expect(osc('nova', 'service', 'resource', 'provider', 'list')).rejects.toThrow();
+      const back = `http://127.0.0.1:${berthPort}/placement`;
+      expect(await switchTo(back)).toBe(back);
+      const again = JSON.parse(
+        (await osc('nova', 'service', 'resource', 'provider', 'list')).stdout,
+      );
+      expect(again.map((p: { name: string }) => p.name)).toContain('osc-ks-rp');
     } finally {
       child.kill('SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });

@@ -6,7 +6,9 @@
 //   [--sched-claims 3000] [--sched-limit 50 (0 = none)] [--sched-no-raw] [--sched-reuse-ms N]
 //   [--sched-shared-cache gated|always|off] [--sched-no-full (skip the 15 filters + 6 weighers run)]
 //   [--no-scheduling] [--only-scheduling]
-//   [--no-instrument] (no histograms or spans: run with and without to see what /metrics costs)
+//   [--no-instrument] (no histograms or spans anywhere; also skips the overhead scenario)
+//   instrumentation overhead scenario (bench/instrumentation.ts): [--overhead-hosts 2000]
+//   [--overhead-calls 3000] [--no-overhead]
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { createApp } from '../src/app';
@@ -19,6 +21,7 @@ import { seedStandard } from '../src/db/seed';
 import { createLogger } from '../src/logger';
 import { runEngineBench } from './engine';
 import { gqlRequest } from './http/scenarios';
+import { runInstrumentationBench } from './instrumentation';
 import {
   compareRates,
   runSchedulingBench,
@@ -61,7 +64,7 @@ type BenchApp = Awaited<ReturnType<typeof createApp>>;
  */
 async function withApp<T>(
   label: string,
-  fn: (app: BenchApp, replica: () => Promise<BenchApp>) => Promise<T>,
+  fn: (app: BenchApp, replica: (o?: { instrument?: boolean }) => Promise<BenchApp>) => Promise<T>,
   env: Record<string, string> = {},
 ): Promise<T> {
   const schema = `bench_${process.pid}_${label.replace(/\W/g, '_')}`;
@@ -96,12 +99,12 @@ async function withApp<T>(
     changeChannel: `berth_changes_${schema}`,
     instrument,
   });
-  const replica = () =>
+  const replica = (o: { instrument?: boolean } = {}) =>
     createApp(config, createLogger('silent'), {
       dataSource: ds,
       cache: newCache(),
       changeChannel: `berth_changes_${schema}`,
-      instrument,
+      instrument: o.instrument ?? instrument,
     });
   try {
     return await fn(app, replica);
@@ -241,6 +244,32 @@ async function main(): Promise<void> {
             : {}),
         },
       );
+    if (instrument && !flag('no-overhead')) {
+      await withApp(
+        'instrumentation',
+        async (app, replica) => {
+          const seeded = await seedDataset(app.dataSource, {
+            hosts: num('overhead-hosts', smoke ? 200 : 2000),
+            shape: 'flat',
+            sharing: 0,
+          });
+          await tagAggregates(app.dataSource, seeded.aggregates);
+          const bare = await replica({ instrument: false });
+          try {
+            await app.services.candidates.current();
+            await bare.services.candidates.current();
+            await runInstrumentationBench(app, bare, gql, {
+              calls: num('overhead-calls', smoke ? 50 : 3000),
+              warmup: smoke ? 20 : 300,
+              log: (l) => console.log(l),
+            });
+          } finally {
+            await bare.close();
+          }
+        },
+        SCHEDULING_ENV,
+      );
+    }
     const base = await scenario('scheduling', SCHEDULING_ENV, false);
     if (!flag('sched-no-full')) {
       const full = await scenario('scheduling, 15 filters + 6 weighers', SCHEDULING_FULL_ENV, true);

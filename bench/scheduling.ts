@@ -77,7 +77,7 @@ const request = (limit: number | undefined, disk = 20) => ({
   ...(limit ? { limit } : {}),
 });
 
-const scheduleInput = (limit: number | undefined, disk = 20) => ({
+export const scheduleInput = (limit: number | undefined, disk = 20) => ({
   consumerUuids: [randomUUID()],
   projectId: 'bench',
   userId: 'bench',

@@ -2,6 +2,7 @@
 // never berth ids), for `berth export placement`: the mirror of read-placement.ts. Call it inside
 // one REPEATABLE READ transaction so every table is read as of the same moment.
 import type { EntityManager } from 'typeorm';
+import { berthConsumers } from '../placement-import/berth-state';
 import type {
   PlacementSnapshot,
   SourceConsumer,
@@ -94,7 +95,10 @@ export async function readBerthModel(em: Db): Promise<PlacementSnapshot> {
   for (const r of aggs) {
     byId.get(r.rp)?.aggregates.push(r.uuid);
   }
-  const consumers = await readConsumers(em);
+  // Snapshot consumers carry no berth ids.
+  const consumers: SourceConsumer[] = (await berthConsumers(em, 'all', false)).map(
+    ({ id: _id, ...c }) => c,
+  );
   return {
     providers: parentsFirst([...byId.values()]),
     consumers,
@@ -109,48 +113,4 @@ export async function readBerthModel(em: Db): Promise<PlacementSnapshot> {
     consumerTypes: await names(em, 'SELECT name AS n FROM consumer_types ORDER BY name'),
     incompleteConsumers: 0,
   };
-}
-
-async function readConsumers(em: Db): Promise<SourceConsumer[]> {
-  const rows: {
-    id: number;
-    uuid: string;
-    project: string;
-    user: string;
-    generation: number;
-    type: string | null;
-  }[] = await em.query(
-    `SELECT c.id, c.uuid::text AS uuid, p.external_id AS project, u.external_id AS "user",
-            c.generation, ct.name AS type
-       FROM consumers c JOIN projects p ON p.id = c.project_id JOIN users u ON u.id = c.user_id
-       LEFT JOIN consumer_types ct ON ct.id = c.consumer_type_id
-      ORDER BY c.id`,
-  );
-  const byId = new Map<number, SourceConsumer>(
-    rows.map((r) => [
-      r.id,
-      {
-        uuid: r.uuid,
-        project: r.project,
-        user: r.user,
-        generation: r.generation,
-        consumerType: r.type,
-        allocations: [],
-      },
-    ]),
-  );
-  const allocs: { c: number; uuid: string; name: string; used: number }[] = await em.query(
-    `SELECT a.consumer_id AS c, rp.uuid::text AS uuid, rc.name, a.used FROM allocations a
-       JOIN resource_providers rp ON rp.id = a.resource_provider_id
-       JOIN resource_classes rc ON rc.id = a.resource_class_id
-      ORDER BY a.id`,
-  );
-  for (const r of allocs) {
-    byId.get(r.c)?.allocations.push({
-      providerUuid: r.uuid,
-      resourceClass: r.name,
-      used: Number(r.used),
-    });
-  }
-  return [...byId.values()];
 }

@@ -106,12 +106,16 @@ export async function berthProviders(
   return [...byId.values()];
 }
 
-/** Berth consumers with these uuids and their allocations (locked FOR UPDATE when `lock`). */
+/**
+ * Berth consumers with these uuids (or every consumer: `'all'`) and their allocations, locked FOR
+ * UPDATE when `lock`; in id order, allocations in id order.
+ */
 export async function berthConsumers(
   em: Db,
-  uuids: readonly string[],
+  uuids: readonly string[] | 'all',
   lock: boolean,
 ): Promise<BerthConsumer[]> {
+  const all = uuids === 'all';
   const rows: {
     id: number;
     uuid: string;
@@ -124,8 +128,8 @@ export async function berthConsumers(
             c.generation, ct.name AS type
        FROM consumers c JOIN projects p ON p.id = c.project_id JOIN users u ON u.id = c.user_id
        LEFT JOIN consumer_types ct ON ct.id = c.consumer_type_id
-      WHERE c.uuid = ANY($1::uuid[]) ORDER BY c.id${lock ? ' FOR UPDATE OF c' : ''}`,
-    [uuids],
+      ${all ? '' : 'WHERE c.uuid = ANY($1::uuid[])'} ORDER BY c.id${lock ? ' FOR UPDATE OF c' : ''}`,
+    all ? [] : [uuids],
   );
   const byId = new Map<number, BerthConsumer>(
     rows.map((r) => [
@@ -148,11 +152,15 @@ export async function berthConsumers(
     `SELECT a.consumer_id AS c, rp.uuid::text AS uuid, rc.name, a.used FROM allocations a
        JOIN resource_providers rp ON rp.id = a.resource_provider_id
        JOIN resource_classes rc ON rc.id = a.resource_class_id
-      WHERE a.consumer_id = ANY($1::int[])`,
-    [[...byId.keys()]],
+      ${all ? '' : 'WHERE a.consumer_id = ANY($1::int[])'} ORDER BY a.id`,
+    all ? [] : [[...byId.keys()]],
   );
   for (const r of allocs) {
-    byId.get(r.c)!.allocations.push({ providerUuid: r.uuid, resourceClass: r.name, used: r.used });
+    byId.get(r.c)?.allocations.push({
+      providerUuid: r.uuid,
+      resourceClass: r.name,
+      used: Number(r.used),
+    });
   }
   return [...byId.values()];
 }

@@ -35,14 +35,7 @@ async function openPostgres(url: string): Promise<PlacementSource> {
   await client.connect();
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const res = await client.query<{ name: string }>(
-      `SELECT t AS name FROM unnest($1::text[]) AS t WHERE to_regclass(t) IS NULL`,
-      [PLACEMENT_TABLES],
-    );
-    missingOrThrow(
-      res.rows.map((r) => r.name),
-      url,
-    );
+    await checkPostgresTables(client, url);
   } catch (err) {
     await client.end();
     throw err;
@@ -59,28 +52,10 @@ async function openPostgres(url: string): Promise<PlacementSource> {
 }
 
 async function openMysql(url: string): Promise<PlacementSource> {
-  const conn = await mysql.createConnection({
-    uri: url.replace(/^mariadb:/, 'mysql:'),
-    connectTimeout: 10_000,
-    // Placement's ids and counts fit in a double; big numbers as numbers, not strings.
-    supportBigNumbers: false,
-    dateStrings: true,
-  });
-  try {
-    await conn.query('SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ');
-    await conn.query('START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY');
-    const [rows] = await conn.query(
-      'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE()',
-    );
-    const have = new Set((rows as { name: string }[]).map((r) => r.name.toLowerCase()));
-    missingOrThrow(
-      PLACEMENT_TABLES.filter((t) => !have.has(t)),
-      url,
-    );
-  } catch (err) {
-    await conn.end();
-    throw err;
-  }
+  const conn = await connectMysqlPlacement(url, [
+    'SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ',
+    'START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY',
+  ]);
   return {
     description: redactUrl(url),
     async query(sql) {
@@ -94,12 +69,59 @@ async function openMysql(url: string): Promise<PlacementSource> {
 }
 
 /** @throws Error naming the Placement tables missing at `url`. */
-export function missingOrThrow(missing: readonly string[], url: string): void {
+function missingOrThrow(missing: readonly string[], url: string): void {
   if (missing.length > 0) {
     throw new Error(
       `${redactUrl(url)} is not a Placement database: table(s) ${missing.join(', ')} not found (run placement-manage db sync there first?)`,
     );
   }
+}
+
+/** @throws Error naming the Placement tables missing in the PostgreSQL database of `client`. */
+export async function checkPostgresTables(client: Client, url: string): Promise<void> {
+  const res = await client.query<{ name: string }>(
+    'SELECT t AS name FROM unnest($1::text[]) AS t WHERE to_regclass(t) IS NULL',
+    [PLACEMENT_TABLES],
+  );
+  missingOrThrow(
+    res.rows.map((r) => r.name),
+    url,
+  );
+}
+
+/**
+ * Connects to the MySQL/MariaDB Placement database at `url` (numbers as numbers, dates as
+ * strings), checks its tables, then runs `init` in order.
+ * @throws Error naming missing tables, or the driver's error (the connection is closed then).
+ */
+export async function connectMysqlPlacement(
+  url: string,
+  init: readonly string[],
+): Promise<mysql.Connection> {
+  const conn = await mysql.createConnection({
+    uri: url.replace(/^mariadb:/, 'mysql:'),
+    connectTimeout: 10_000,
+    // Placement's ids and counts fit in a double; big numbers as numbers, not strings.
+    supportBigNumbers: false,
+    dateStrings: true,
+  });
+  try {
+    const [rows] = await conn.query(
+      'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE()',
+    );
+    const have = new Set((rows as { name: string }[]).map((r) => r.name.toLowerCase()));
+    missingOrThrow(
+      PLACEMENT_TABLES.filter((t) => !have.has(t)),
+      url,
+    );
+    for (const sql of init) {
+      await conn.query(sql);
+    }
+  } catch (err) {
+    await conn.end();
+    throw err;
+  }
+  return conn;
 }
 
 /**

@@ -1,10 +1,9 @@
 // Opens a Placement 8.0 database (PostgreSQL or MySQL/MariaDB, schema by `placement-manage db
 // sync`) for writing, inside one transaction: `berth export placement` commits it at the end
 // or not at all.
-import mysql from 'mysql2/promise';
 import { Client } from 'pg';
 import { redactUrl } from '../legacy-source';
-import { missingOrThrow, PLACEMENT_TABLES } from './source';
+import { checkPostgresTables, connectMysqlPlacement } from './source';
 
 /** A Placement database to write to, in an open transaction. */
 export interface PlacementTarget {
@@ -28,14 +27,7 @@ async function openPostgres(url: string): Promise<PlacementTarget> {
     return (await client.query(text, params as unknown[])).rows as Record<string, unknown>[];
   };
   try {
-    const res = await client.query<{ name: string }>(
-      'SELECT t AS name FROM unnest($1::text[]) AS t WHERE to_regclass(t) IS NULL',
-      [PLACEMENT_TABLES],
-    );
-    missingOrThrow(
-      res.rows.map((r) => r.name),
-      url,
-    );
+    await checkPostgresTables(client, url);
     await client.query('BEGIN');
   } catch (err) {
     await client.end();
@@ -56,28 +48,11 @@ async function openPostgres(url: string): Promise<PlacementTarget> {
 }
 
 async function openMysql(url: string): Promise<PlacementTarget> {
-  const conn = await mysql.createConnection({
-    uri: url.replace(/^mariadb:/, 'mysql:'),
-    connectTimeout: 10_000,
-    supportBigNumbers: false,
-    dateStrings: true,
-  });
-  try {
-    const [rows] = await conn.query(
-      'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE()',
-    );
-    const have = new Set((rows as { name: string }[]).map((r) => r.name.toLowerCase()));
-    missingOrThrow(
-      PLACEMENT_TABLES.filter((t) => !have.has(t)),
-      url,
-    );
+  const conn = await connectMysqlPlacement(url, [
     // As Placement's own class sync does: an explicit id 0 (VCPU) is an id, not "next value".
-    await conn.query("SET SESSION sql_mode = CONCAT(@@sql_mode, ',NO_AUTO_VALUE_ON_ZERO')");
-    await conn.query('START TRANSACTION');
-  } catch (err) {
-    await conn.end();
-    throw err;
-  }
+    "SET SESSION sql_mode = CONCAT(@@sql_mode, ',NO_AUTO_VALUE_ON_ZERO')",
+    'START TRANSACTION',
+  ]);
   return {
     description: redactUrl(url),
     dialect: 'mysql',

@@ -2,7 +2,6 @@
 // and after a REST call, a GraphQL operation and a `schedule` shows the request, operation,
 // scheduler stage, claim and pool histograms with counts, next to the long-standing statistics.
 import { spawnSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { createTestApp, type TestApp } from '../support/app';
 import { buildResourceProvider } from '../support/factories';
 import {
@@ -10,6 +9,7 @@ import {
   histogramCount,
   parsePrometheus,
   sampleLines,
+  scheduleOverHttp,
   scrape,
   served,
 } from '../support/metrics';
@@ -41,31 +41,7 @@ describe('/metrics exposition', () => {
         headers: ADMIN_LATEST,
       });
       expect(rest.status).toBe(200);
-      const placed = await fetch(`${base}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          query: SCHEDULE,
-          variables: {
-            i: {
-              consumerUuids: [randomUUID()],
-              projectId: 'p',
-              userId: 'u',
-              request: {
-                groups: [
-                  {
-                    resources: [
-                      { resourceClass: 'VCPU', amount: 2 },
-                      { resourceClass: 'MEMORY_MB', amount: 512 },
-                    ],
-                  },
-                ],
-              },
-            },
-          },
-        }),
-      });
-      const body = (await placed.json()) as any;
+      const { body } = await scheduleOverHttp(base, { query: SCHEDULE, vcpu: 2, memoryMb: 512 });
       expect(body.errors).toBeUndefined();
       expect(body.data.schedule.selections[0].host.uuid).toBe(rpUuid);
       return scrape(base);

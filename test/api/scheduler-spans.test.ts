@@ -15,7 +15,7 @@ import {
 } from '@opentelemetry/sdk-trace';
 import { createTestApp, type TestApp } from '../support/app';
 import { buildResourceProvider } from '../support/factories';
-import { served } from '../support/metrics';
+import { scheduleOverHttp, served } from '../support/metrics';
 
 const SCHEDULE = `mutation($i: ScheduleInput!) { schedule(input: $i) { selections { host { uuid } } } }`;
 
@@ -48,34 +48,15 @@ describe('scheduler spans', () => {
   it('a schedule request is one span tree named by its request id', async () => {
     const requestId = `req-${randomUUID()}`;
     const status = await served(t.app, async (base) => {
-      const res = await fetch(`${base}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-request-id': requestId },
-        body: JSON.stringify({
-          query: SCHEDULE,
-          variables: {
-            i: {
-              consumerUuids: [randomUUID()],
-              projectId: 'p',
-              userId: 'u',
-              request: {
-                groups: [
-                  {
-                    resources: [
-                      { resourceClass: 'VCPU', amount: 1 },
-                      { resourceClass: 'MEMORY_MB', amount: 256 },
-                    ],
-                  },
-                ],
-              },
-            },
-          },
-        }),
+      const { status, body } = await scheduleOverHttp(base, {
+        query: SCHEDULE,
+        vcpu: 1,
+        memoryMb: 256,
+        headers: { 'x-request-id': requestId },
       });
-      const body = (await res.json()) as any;
       expect(body.errors).toBeUndefined();
       expect(body.data.schedule.selections[0].host).not.toBeNull();
-      return res.status;
+      return status;
     });
     expect(status).toBe(200);
 

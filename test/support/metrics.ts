@@ -1,5 +1,6 @@
 // /metrics in tests: scrape an app over a real port, parse the text with
 // parse-prometheus-text-format, and read histogram counts by label.
+import { randomUUID } from 'node:crypto';
 import type { App } from '../../src/app';
 import { closeServer, listen } from './rest';
 
@@ -32,6 +33,41 @@ export async function served<T>(app: App, fn: (base: string) => Promise<T>): Pro
   } finally {
     await closeServer(server);
   }
+}
+
+/**
+ * One GraphQL `schedule` of a VCPU + MEMORY_MB request over HTTP to the app at `base`, with
+ * `query` (its operation name is what the GraphQL histogram labels) and extra `headers`.
+ */
+export async function scheduleOverHttp(
+  base: string,
+  o: { query: string; vcpu: number; memoryMb: number; headers?: Record<string, string> },
+): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${base}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...o.headers },
+    body: JSON.stringify({
+      query: o.query,
+      variables: {
+        i: {
+          consumerUuids: [randomUUID()],
+          projectId: 'p',
+          userId: 'u',
+          request: {
+            groups: [
+              {
+                resources: [
+                  { resourceClass: 'VCPU', amount: o.vcpu },
+                  { resourceClass: 'MEMORY_MB', amount: o.memoryMb },
+                ],
+              },
+            ],
+          },
+        },
+      },
+    }),
+  });
+  return { status: res.status, body: await res.json() };
 }
 
 /** The /metrics text of the app at `base`. */

@@ -6,6 +6,7 @@ import { loadConfig } from '../config';
 import { migrateDatabase } from '../db/migrate';
 import { type AuditEventRecord, listAuditEvents, parseSinceOrThrow } from '../placement/audit-log';
 import { isPlacementError } from '../placement/errors';
+import { alignedRows } from '../text-table';
 import { type CliDatabase, openDatabase } from './database';
 import { exitWithStartupError } from './errors';
 import { positiveInt } from './int-options';
@@ -58,15 +59,7 @@ export function renderAuditTable(events: readonly AuditEventRecord[]): string {
       details(e),
     ]),
   ];
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows
-    .map((r) =>
-      r
-        .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!)))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
+  return alignedRows(rows).join('\n');
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   DEFAULT_EXAMPLES,
   runConsistencyChecks,
 } from '../placement/consistency-check';
+import { alignedRows } from '../text-table';
 import { openDatabase } from './database';
 import { configOrExit, describeStartupError } from './errors';
 import { positiveInt } from './int-options';
@@ -40,15 +41,9 @@ export function renderCheckTable(report: CheckReport): string {
       shown.length > 0 ? `${c.subject} ${shown.join(', ')}${more}` : '',
     ];
   });
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const fmt = (cells: readonly string[]) =>
-    cells
-      .map((c, i) => (i === 2 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
-      .join('  ')
-      .trimEnd();
   const problems = report.checks.filter((c) => !c.ok && c.severity === 'problem').length;
   const warnings = report.checks.filter((c) => !c.ok && c.severity === 'warning').length;
-  const lines = [fmt(head), ...rows.map(fmt)];
+  const lines = alignedRows([head, ...rows], [2]);
   if (report.checks.length === 1 && !report.checks[0]!.ok) {
     lines.push('other checks skipped: the database schema is not migrated');
   }

@@ -1,5 +1,6 @@
 // Renders an import summary as a plain-text table (one line per row, indented details beneath
 // for what changed, what was skipped and why) followed by the totals.
+import { alignedRows } from '../text-table';
 import { IMPORT_ACTIONS, type ImportSummary, type NodeOutcome } from './import-service';
 
 function detailsOf(n: NodeOutcome): string[] {
@@ -15,19 +16,14 @@ function detailsOf(n: NodeOutcome): string[] {
 export function renderSummary(summary: ImportSummary): string {
   const head = ['ID', 'NAME', 'UUID', 'RESULT'];
   const rows = summary.nodes.map((n) => [n.sourceId, n.name ?? '-', n.uuid ?? '-', n.action]);
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const fmt = (cells: readonly string[]) =>
-    cells
-      .map((c, i) => c.padEnd(widths[i]!))
-      .join('  ')
-      .trimEnd();
-  const indent = ' '.repeat(widths[0]! + 2);
+  const [headLine, ...rowLines] = alignedRows([head, ...rows]);
+  const indent = ' '.repeat(Math.max(head[0]!.length, ...rows.map((r) => r[0]!.length)) + 2);
   const lines = [
     `${summary.dryRun ? 'DRY RUN (nothing written): ' : ''}compute nodes from ${summary.source}`,
-    fmt(head),
+    headLine!,
   ];
   summary.nodes.forEach((n, i) => {
-    lines.push(fmt(rows[i]!));
+    lines.push(rowLines[i]!);
     for (const d of detailsOf(n)) {
       lines.push(`${indent}${d}`);
     }

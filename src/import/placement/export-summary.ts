@@ -1,5 +1,7 @@
 // Renders a Placement export summary: one line per kind (written / reused from the target), then
 // what --replace removed.
+
+import { alignedRows } from '../../text-table';
 import type { PlacementExportSummary } from './export-placement';
 import { EXPORT_KINDS } from './write-placement';
 
@@ -11,16 +13,9 @@ export function renderExportSummary(s: PlacementExportSummary): string {
     String(s.counts[k].written),
     String(s.counts[k].reused),
   ]);
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const fmt = (cells: readonly string[]) =>
-    cells
-      .map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
-      .join('  ')
-      .trimEnd();
   const lines = [
     `${s.dryRun ? 'DRY RUN (nothing written): ' : ''}Placement database ${s.target}`,
-    fmt(head),
-    ...rows.map(fmt),
+    ...alignedRows([head, ...rows], [1, 2]),
   ];
   const r = s.removed;
   if (r.providers + r.consumers + r.allocations > 0) {

@@ -1,5 +1,7 @@
 // Renders a Placement import summary: one line per kind (created / updated / unchanged /
 // over-committed), then the over-committed inventories and the objects --replace overwrote.
+
+import { alignedRows } from '../../text-table';
 import type { PlacementImportSummary, SummaryKind } from './import-placement';
 
 const MAX_LISTED = 50;
@@ -13,16 +15,9 @@ export function renderPlacementSummary(s: PlacementImportSummary): string {
     const over = k === 'inventories' ? String(c.overCommitted) : '-';
     return [k, String(c.created), String(c.updated), String(c.unchanged), over];
   });
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const fmt = (cells: readonly string[]) =>
-    cells
-      .map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
-      .join('  ')
-      .trimEnd();
   const lines = [
     `${s.dryRun ? 'DRY RUN (nothing written): ' : ''}Placement database ${s.source}`,
-    fmt(head),
-    ...rows.map(fmt),
+    ...alignedRows([head, ...rows], [1, 2, 3, 4]),
   ];
   if (s.overCommitted.length > 0) {
     lines.push(`over-committed in the source (imported as Placement stored them):`);

@@ -8,11 +8,11 @@ import { randomUUID } from 'node:crypto';
 import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import {
+  BasicTracerProvider,
   InMemorySpanExporter,
   type ReadableSpan,
   SimpleSpanProcessor,
-  TracerProvider,
-} from '@opentelemetry/sdk-trace';
+} from '@opentelemetry/sdk-trace-base';
 import { createTestApp, type TestApp } from '../support/app';
 import { buildResourceProvider } from '../support/factories';
 import { scheduleOverHttp, served } from '../support/metrics';
@@ -21,7 +21,9 @@ const SCHEDULE = `mutation($i: ScheduleInput!) { schedule(input: $i) { selection
 
 describe('scheduler spans', () => {
   const exporter = new InMemorySpanExporter();
-  const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+  const provider = new BasicTracerProvider({
+    spanProcessors: [new SimpleSpanProcessor(exporter)],
+  });
   const contextManager = new AsyncLocalStorageContextManager();
   let t: TestApp;
   beforeAll(async () => {

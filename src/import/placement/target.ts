@@ -3,7 +3,7 @@
 // or not at all.
 import { Client } from 'pg';
 import { redactUrl } from '../legacy-source';
-import { checkPostgresTables, connectMysqlPlacement } from './source';
+import { checkPostgresTables, connectMysqlPlacement } from './placement-db';
 
 /** A Placement database to write to, in an open transaction. */
 export interface PlacementTarget {

@@ -64,12 +64,12 @@ function pct(xs: number[], p: number): number {
 }
 const fmt = (n: number) => n.toFixed(1).padStart(7);
 
-const request = (limit: number | undefined, disk = 20) => ({
+const request = (limit: number | undefined, disk = 20, memoryMb = 4096) => ({
   groups: [
     {
       resources: [
         { resourceClass: 'VCPU', amount: 2 },
-        { resourceClass: 'MEMORY_MB', amount: 4096 },
+        { resourceClass: 'MEMORY_MB', amount: memoryMb },
         { resourceClass: 'DISK_GB', amount: disk },
       ],
     },
@@ -77,12 +77,12 @@ const request = (limit: number | undefined, disk = 20) => ({
   ...(limit ? { limit } : {}),
 });
 
-export const scheduleInput = (limit: number | undefined, disk = 20) => ({
+export const scheduleInput = (limit: number | undefined, disk = 20, memoryMb = 4096) => ({
   consumerUuids: [randomUUID()],
   projectId: 'bench',
   userId: 'bench',
   consumerType: 'INSTANCE',
-  request: request(limit, disk),
+  request: request(limit, disk, memoryMb),
   extraSpecs: [{ key: 'aggregate_instance_extra_specs:tier', value: '<in> gold' }],
 });
 

@@ -7,7 +7,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { berth, collect, waitFor } from '../support/cli';
+import { berth, collect, terminate, waitFor } from '../support/cli';
 import { realPostgresIt, testDatabaseUrl } from '../support/db';
 
 /** A filter passing every host, whose NAME is `name` (the file is rewritten under berth). */
@@ -83,9 +83,7 @@ describe('berth serve SIGHUP', () => {
       expect(await filtersRun()).toEqual(['HouseV2Filter']);
       expect(child.exitCode).toBeNull();
 
-      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      expect(await terminate(child)).toBe(0);
     } finally {
       child.kill('SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });
@@ -195,9 +193,7 @@ describe('berth serve SIGHUP', () => {
           15000,
         );
         expect(await perWorker()).toEqual([['HouseV2Filter'], ['HouseV2Filter']]);
-        const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-        child.kill('SIGTERM');
-        expect(await exited).toBe(0);
+        expect(await terminate(child)).toBe(0);
       } finally {
         child.kill('SIGKILL');
         await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { berth, collect, waitFor } from '../support/cli';
+import { berth, collect, terminate, waitFor } from '../support/cli';
 
 describe('berth serve with OTEL_TRACES_EXPORTER=console', () => {
   it('prints the spans of a schedule request: http, graphql, pg and the scheduler stages', async () => {
@@ -50,9 +50,7 @@ describe('berth serve with OTEL_TRACES_EXPORTER=console', () => {
       expect(out).toMatch(/name: 'POST'/); // @opentelemetry/instrumentation-http's server span
       expect(out).toMatch(/name: 'graphql\.parse'/);
       expect(out).toMatch(/name: 'pg\.(query|connect)/);
-      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      expect(await terminate(child)).toBe(0);
     } finally {
       child.kill('SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });

@@ -4,7 +4,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { berth, collect, waitFor } from '../support/cli';
+import { berth, collect, terminate, waitFor } from '../support/cli';
 
 describe('berth serve', () => {
   it('boots on the embedded default from a clean data dir and answers GraphQL and /readyz', async () => {
@@ -25,9 +25,7 @@ describe('berth serve', () => {
       });
       const body = (await r.json()) as { data: { resourceClasses: unknown[] } };
       expect(body.data.resourceClasses).toHaveLength(21);
-      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      expect(await terminate(child)).toBe(0);
     } finally {
       child.kill('SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });

@@ -24,6 +24,13 @@ export function berth(args: string[], env: Record<string, string | undefined>): 
   );
 }
 
+/** Sends SIGTERM to `child` and resolves with its exit code (null when a signal ended it). */
+export function terminate(child: ChildProcess): Promise<number | null> {
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  child.kill('SIGTERM');
+  return exited;
+}
+
 /** Collects what `child` writes to stdout and stderr. */
 export function collect(child: ChildProcess): { out: () => string; err: () => string } {
   let out = '';

@@ -22,7 +22,7 @@ describe('berth serve with OTEL_TRACES_EXPORTER=console', () => {
     });
     const io = collect(child);
     try {
-      await waitFor(() => io.out().includes('listening on'), 50_000);
+      await waitFor(() => io.out().includes('listening on'), 110_000);
       const requestId = randomUUID();
       const res = await fetch(`http://127.0.0.1:${port}/graphql`, {
         method: 'POST',
@@ -55,5 +55,5 @@ describe('berth serve with OTEL_TRACES_EXPORTER=console', () => {
       child.kill('SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 90_000);
+  }, 150_000);
 });

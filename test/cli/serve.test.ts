@@ -13,7 +13,7 @@ describe('berth serve', () => {
     const child = berth(['serve'], { BERTH_DATA_DIR: dataDir, PORT: port });
     const io = collect(child);
     try {
-      await waitFor(() => io.out().includes('listening on'), 50000);
+      await waitFor(() => io.out().includes('listening on'), 110000);
       expect(io.out()).toMatch(/embedded PostgreSQL/);
       expect(io.out()).toMatch(/auth: GraphQL OFF .*; REST OFF/);
       const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
@@ -30,7 +30,7 @@ describe('berth serve', () => {
       child.kill('SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 60000);
+  }, 120000);
 
   it('serves on after a plugin’s unhandled rejection; exits naming a plugin that freezes the loop', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'berth-watchdog-'));

@@ -3,6 +3,7 @@
 // objects/aggregate.py for the metadata read by scheduler filters).
 import type { AggregateRecord } from '../src/placement/types';
 import { normalizeUuidOrThrow } from '../src/placement/uuid';
+import { cloud, part } from './access';
 import { builder } from './builder';
 import { flatProviderArgs, inputOrFlat, USE_INPUT } from './mutation-input';
 import { ResourceProvider } from './resource-provider';
@@ -10,6 +11,7 @@ import { ResourceProvider } from './resource-provider';
 const KeyValue = builder
   .objectRef<{ readonly key: string; readonly value: string }>('KeyValue')
   .implement({
+    ...part,
     description: 'One metadata entry.',
     fields: (t) => ({
       key: t.exposeString('key', { description: 'The key.' }),
@@ -28,6 +30,7 @@ export const KeyValueInput = builder.inputType('KeyValueInput', {
 
 /** GraphQL Aggregate. */
 export const Aggregate = builder.objectRef<AggregateRecord>('Aggregate').implement({
+  ...cloud,
   description:
     'A group of providers (Placement aggregate, Nova host aggregate), with its metadata and capacity.',
   fields: (t) => ({

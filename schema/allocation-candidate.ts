@@ -18,6 +18,7 @@ import {
 } from '../src/placement/query-syntax';
 import type { ResourceProviderRecord } from '../src/placement/types';
 import { normalizeUuidOrThrow } from '../src/placement/uuid';
+import { cloud, part } from './access';
 import { builder } from './builder';
 import type { Context } from './context';
 import { ResourceAmountInput, resourceMapOrThrow } from './resource-amount';
@@ -195,6 +196,7 @@ export async function providerOrThrow(ctx: Context, uuid: string): Promise<Resou
 const ResourceAmount = builder
   .objectRef<{ resourceClass: string; amount: number }>('ResourceAmount')
   .implement({
+    ...part,
     description: 'An amount of one resource class.',
     fields: (t) => ({
       resourceClass: t.exposeString('resourceClass', { description: 'The resource class name.' }),
@@ -206,6 +208,7 @@ const ResourceAmount = builder
 export const ProviderResources = builder
   .objectRef<ProviderAllocation>('ProviderResources')
   .implement({
+    ...part,
     description: 'What is taken from one provider.',
     fields: (t) => ({
       provider: t.field({
@@ -225,6 +228,7 @@ export const ProviderResources = builder
 const GroupMapping = builder
   .objectRef<{ suffix: string; providerUuids: readonly string[] }>('GroupMapping')
   .implement({
+    ...part,
     description: 'Which providers satisfied one request group.',
     fields: (t) => ({
       suffix: t.exposeString('suffix', {
@@ -240,6 +244,7 @@ const GroupMapping = builder
 
 type AR = AllocationCandidates['allocationRequests'][number];
 const AllocationRequest = builder.objectRef<AR>('AllocationRequest').implement({
+  ...part,
   description: 'One way to satisfy the whole request: what to take from which providers.',
   fields: (t) => ({
     allocations: t.field({
@@ -259,6 +264,7 @@ const AllocationRequest = builder.objectRef<AR>('AllocationRequest').implement({
 const SummaryResource = builder
   .objectRef<{ resourceClass: string; capacity: number; used: number }>('SummaryResource')
   .implement({
+    ...part,
     description: 'Capacity and usage of one class on a candidate provider.',
     fields: (t) => ({
       resourceClass: t.exposeString('resourceClass', { description: 'The resource class name.' }),
@@ -287,6 +293,7 @@ const SummaryResource = builder
 
 type PS = AllocationCandidates['providerSummaries'][number];
 const ProviderSummary = builder.objectRef<PS>('ProviderSummary').implement({
+  ...part,
   description: 'A provider of a candidate tree: its resources and traits.',
   fields: (t) => ({
     provider: t.field({
@@ -306,6 +313,7 @@ const ProviderSummary = builder.objectRef<PS>('ProviderSummary').implement({
 const AllocationCandidatesRef = builder
   .objectRef<AllocationCandidates>('AllocationCandidates')
   .implement({
+    ...cloud,
     description: 'Every way the request fits (up to the limit), and the providers involved.',
     fields: (t) => ({
       allocationRequests: t.field({

@@ -4,6 +4,7 @@ import type { ConsumerAllocationsInput as ConsumerAllocationsRecord } from '../s
 import { ErrorCode, NotFoundError } from '../src/placement/errors';
 import type { AllocationRecord } from '../src/placement/types';
 import { normalizeUuidOrThrow } from '../src/placement/uuid';
+import { owned, visibleTo } from './access';
 import { builder } from './builder';
 import { Consumer } from './consumer';
 import { inputOrFlat, USE_INPUT } from './mutation-input';
@@ -12,6 +13,7 @@ import { ResourceProvider } from './resource-provider';
 
 /** GraphQL Allocation: units of one class on one provider held by one consumer. */
 export const Allocation = builder.objectRef<AllocationRecord>('Allocation').implement({
+  ...owned((a: AllocationRecord) => a.projectId),
   description: 'Units of one resource class one consumer holds on one provider.',
   fields: (t) => ({
     provider: t.field({
@@ -58,8 +60,10 @@ builder.objectField(Consumer, 'allocations', (t) =>
 builder.objectField(ResourceProvider, 'allocations', (t) =>
   t.field({
     type: [Allocation],
-    description: 'GET /resource_providers/{uuid}/allocations, by consumer, then resource class.',
-    resolve: (rp, _args, ctx) => ctx.loaders.allocationsByProviderId.load(rp.id),
+    description:
+      "GET /resource_providers/{uuid}/allocations, by consumer, then resource class. A token scoped to a project sees only that project's allocations here (the provider's usages still count every project's).",
+    resolve: async (rp, _args, ctx) =>
+      visibleTo(ctx, await ctx.loaders.allocationsByProviderId.load(rp.id), (a) => a.projectId),
   }),
 );
 

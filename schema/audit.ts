@@ -11,6 +11,7 @@ import {
   parseSinceOrThrow,
 } from '../src/placement/audit-log';
 import { BadRequestError, ErrorCode } from '../src/placement/errors';
+import { adminOnly } from './access';
 import { builder } from './builder';
 import type { Context } from './context';
 
@@ -40,6 +41,7 @@ function decodeCursorOrThrow(cursor: string): number {
 }
 
 const AuditActor = builder.objectRef<AuditEventRecord>('AuditActor').implement({
+  ...adminOnly,
   description: 'Who made a write. Never a secret: ids, names and roles only.',
   fields: (t) => ({
     kind: t.exposeString('actorKind', {
@@ -61,6 +63,7 @@ const AuditActor = builder.objectRef<AuditEventRecord>('AuditActor').implement({
 });
 
 const AuditEvent = builder.objectRef<AuditEventRecord>('AuditEvent').implement({
+  ...adminOnly,
   description: 'One committed write.',
   fields: (t) => ({
     id: t.id({ resolve: (e) => String(e.id), description: 'Increasing with commit order.' }),
@@ -93,10 +96,11 @@ const AuditEventConnection = builder.connectionObject(
   {
     type: AuditEvent,
     name: 'AuditEventConnection',
+    ...adminOnly,
     edgesNullable: { list: false, items: false },
     nodeNullable: false,
   },
-  { name: 'AuditEventEdge' },
+  { name: 'AuditEventEdge', ...adminOnly },
 );
 
 builder.queryField('auditEvents', (t) =>

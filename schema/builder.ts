@@ -2,6 +2,8 @@
 import SchemaBuilder from '@pothos/core';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
 import RelayPlugin from '@pothos/plugin-relay';
+import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
+import { type AccessScopes, callerScopes, forbiddenObject, part } from './access';
 import type { Context } from './context';
 
 /** Pothos type configuration for berth. */
@@ -12,18 +14,27 @@ export interface PothosTypes {
     SafeInt: { Input: number; Output: number };
   };
   DefaultFieldNullability: false;
+  /** schema/access.ts: the rules every object type declares. */
+  AuthScopes: AccessScopes;
 }
 
 /** The builder every schema/* file registers its types on. */
 export const builder = new SchemaBuilder<PothosTypes>({
-  plugins: [DataloaderPlugin, RelayPlugin],
+  // scope-auth first: no other plugin's wrapper runs before an object's access rule.
+  plugins: [ScopeAuthPlugin, DataloaderPlugin, RelayPlugin],
   defaultFieldNullability: false,
+  scopeAuth: {
+    authScopes: callerScopes,
+    // Type rules run per field (not through isTypeOf, which graphql-jit does not run).
+    runScopesOnType: false,
+    unauthorizedError: (_parent, ctx, info) => forbiddenObject(info.parentType.name, ctx),
+  },
   relay: {
     clientMutationId: 'omit',
     cursorType: 'String',
     nodeQueryOptions: false,
     nodesQueryOptions: false,
-    pageInfoTypeOptions: { description: 'Where a page sits in a forward listing.' },
+    pageInfoTypeOptions: { description: 'Where a page sits in a forward listing.', ...part },
     hasNextPageFieldOptions: { description: 'True when another page follows this one.' },
     hasPreviousPageFieldOptions: { description: 'Always false: listings page forward only.' },
     startCursorFieldOptions: { description: 'The cursor of the first row of this page.' },

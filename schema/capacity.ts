@@ -4,12 +4,14 @@ import type {
   CapacityGroup as CapacityGroupRecord,
   CapacityLine as CapacityLineRecord,
 } from '../src/placement/capacity-rollup';
+import { cloud, part } from './access';
 import { Aggregate } from './aggregate';
 import { builder } from './builder';
 import { ResourceProvider } from './resource-provider';
 import { providerFilterOrThrow, ResourceProviderFilter } from './resource-provider-connection';
 
 export const CapacityLine = builder.objectRef<CapacityLineRecord>('CapacityLine').implement({
+  ...part,
   description:
     'One resource class summed over a set of providers: what exists, what is set aside, what can be allocated and what is.',
   fields: (t) => ({
@@ -63,6 +65,7 @@ export const CapacityGrouping = builder.enumType('CapacityGrouping', {
 });
 
 export const CapacityGroup = builder.objectRef<CapacityGroupRecord>('CapacityGroup').implement({
+  ...cloud,
   description: 'The rollup of one group of providers.',
   fields: (t) => ({
     aggregateUuid: t.exposeID('aggregateUuid', {

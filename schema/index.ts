@@ -1,4 +1,5 @@
 // Composes the GraphQL schema: imports every type file (for registration), then builds it.
+import { assertAccessDeclared } from './access';
 import { auditMutations } from './audit';
 import { builder } from './builder';
 import './aggregate';
@@ -26,5 +27,8 @@ import './trait';
 import './usage';
 import './version';
 
-/** The executable GraphQL schema (every mutation audited: schema/audit.ts). */
-export const schema = auditMutations(builder.toSchema({ sortSchema: false }));
+/**
+ * The executable GraphQL schema (every mutation audited: schema/audit.ts; every object type with
+ * its access rule: schema/access.ts).
+ */
+export const schema = assertAccessDeclared(auditMutations(builder.toSchema({ sortSchema: false })));

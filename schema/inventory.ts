@@ -2,6 +2,7 @@
 // (upstream: handlers/inventory.py).
 import type { InventoryInput as InventoryInputRecord } from '../src/placement/inventory-rules';
 import type { InventoryRecord } from '../src/placement/types';
+import { cloud } from './access';
 import { builder } from './builder';
 import { flatProviderArgs, inputOrFlat, USE_INPUT } from './mutation-input';
 import { ResourceProvider } from './resource-provider';
@@ -9,6 +10,7 @@ import { saturatedInt, saturatedReason } from './safe-int';
 
 /** GraphQL Inventory: one resource class offered by a provider, with its capacity and usage. */
 export const Inventory = builder.objectRef<InventoryRecord>('Inventory').implement({
+  ...cloud,
   description: 'One resource class a provider offers, with its capacity and usage.',
   fields: (t) => ({
     resourceClass: t.exposeString('resourceClass', { description: 'The resource class.' }),

@@ -8,6 +8,7 @@ import {
   type NodeOutcome,
 } from '../src/import/import-service';
 import type { SkippedInventory as SkippedInventoryRecord } from '../src/import/legacy-compute-node';
+import { adminOnly } from './access';
 import { builder } from './builder';
 import { inputOrFlat, USE_INPUT } from './mutation-input';
 
@@ -31,6 +32,7 @@ export const ImportAction = builder.enumType('ImportAction', {
 export const SkippedInventory = builder
   .objectRef<SkippedInventoryRecord>('SkippedInventory')
   .implement({
+    ...adminOnly,
     description: 'A resource class an import did not write, and why.',
     fields: (t) => ({
       resourceClass: t.exposeString('resourceClass', { description: 'The class not written.' }),
@@ -40,6 +42,7 @@ export const SkippedInventory = builder
 
 /** GraphQL ImportedComputeNode: the outcome of one row. */
 export const ImportedComputeNode = builder.objectRef<NodeOutcome>('ImportedComputeNode').implement({
+  ...adminOnly,
   description: 'What an import did with one compute node.',
   fields: (t) => ({
     sourceId: t.exposeString('sourceId', { description: 'The row id.' }),
@@ -70,6 +73,7 @@ export const ImportedComputeNode = builder.objectRef<NodeOutcome>('ImportedCompu
 const ImportCounts = builder
   .objectRef<Readonly<Record<ImportActionValue, number>>>('ImportCounts')
   .implement({
+    ...adminOnly,
     description: 'Nodes by outcome.',
     fields: (t) => ({
       created: t.exposeInt('created', { description: 'New providers.' }),
@@ -82,6 +86,7 @@ const ImportCounts = builder
 
 /** GraphQL ImportSummary. */
 export const ImportSummary = builder.objectRef<ImportSummaryRecord>('ImportSummary').implement({
+  ...adminOnly,
   description: 'The outcome of a compute-node import.',
   fields: (t) => ({
     dryRun: t.exposeBoolean('dryRun', { description: 'True when nothing was written.' }),

@@ -5,6 +5,7 @@
 import type { ProjectRecord } from '../src/placement/consumer-list';
 import { BadRequestError, ErrorCode } from '../src/placement/errors';
 import type { ConsumerRecord } from '../src/placement/types';
+import { owned, part } from './access';
 import { Aggregate } from './aggregate';
 import { builder } from './builder';
 import { Consumer } from './consumer';
@@ -78,10 +79,11 @@ const ConsumerConnection = builder.connectionObject(
   {
     type: Consumer,
     name: 'ConsumerConnection',
+    ...part,
     edgesNullable: { list: false, items: false },
     nodeNullable: false,
   },
-  { name: 'ConsumerEdge' },
+  { name: 'ConsumerEdge', ...part },
 );
 addTotalCount(ConsumerConnection);
 
@@ -118,6 +120,7 @@ builder.queryField('consumers', (t) =>
 );
 
 const ProjectUsage = builder.objectRef<ProjectRecord['usages'][number]>('ProjectUsage').implement({
+  ...part,
   description: 'Units of one resource class the project’s consumers hold.',
   fields: (t) => ({
     resourceClass: t.exposeString('resourceClass', { description: 'The resource class name.' }),
@@ -126,6 +129,7 @@ const ProjectUsage = builder.objectRef<ProjectRecord['usages'][number]>('Project
 });
 
 const Project = builder.objectRef<ProjectRecord>('Project').implement({
+  ...owned((p: ProjectRecord) => p.externalId),
   description: 'A project that holds allocations, with its usage totals (a project picker).',
   fields: (t) => ({
     projectId: t.exposeString('externalId', { description: 'The project id (Keystone’s).' }),
@@ -142,10 +146,11 @@ const ProjectConnection = builder.connectionObject(
   {
     type: Project,
     name: 'ProjectConnection',
+    ...part,
     edgesNullable: { list: false, items: false },
     nodeNullable: false,
   },
-  { name: 'ProjectEdge' },
+  { name: 'ProjectEdge', ...part },
 );
 addTotalCount(ProjectConnection);
 

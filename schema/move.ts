@@ -4,12 +4,14 @@
 
 import type { MoveRecord } from '../src/placement/claims';
 import { normalizeUuidOrThrow } from '../src/placement/uuid';
+import { part } from './access';
 import { ProviderResources, providerOrThrow } from './allocation-candidate';
 import { builder } from './builder';
 import { Consumer } from './consumer';
 import { ResourceProvider } from './resource-provider';
 
 const ConsumerMove = builder.objectRef<MoveRecord>('ConsumerMove').implement({
+  ...part,
   description:
     'A move in progress: the consumer holds both the source and the destination allocations.',
   fields: (t) => ({

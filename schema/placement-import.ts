@@ -10,11 +10,13 @@ import {
 } from '../src/import/placement/import-placement';
 import { BadRequestError, ErrorCode, isPlacementError } from '../src/placement/errors';
 import type { OverCommit } from '../src/placement/placement-import/plan';
+import { adminOnly } from './access';
 import { builder } from './builder';
 
 const PlacementImportKind = builder
   .objectRef<KindCounts & { kind: SummaryKind }>('PlacementImportKind')
   .implement({
+    ...adminOnly,
     description: 'What an import did with one kind of object.',
     fields: (t) => ({
       kind: t.exposeString('kind', {
@@ -31,6 +33,7 @@ const PlacementImportKind = builder
   });
 
 const PlacementOverCommit = builder.objectRef<OverCommit>('PlacementOverCommit').implement({
+  ...adminOnly,
   description: 'An inventory the source allocations over-commit, imported as Placement stored it.',
   fields: (t) => ({
     providerUuid: t.exposeID('providerUuid', { description: 'The provider.' }),
@@ -46,6 +49,7 @@ const PlacementOverCommit = builder.objectRef<OverCommit>('PlacementOverCommit')
 const PlacementReplaced = builder
   .objectRef<PlacementImportSummaryRecord['replaced'][number]>('PlacementReplaced')
   .implement({
+    ...adminOnly,
     description: 'A provider or consumer replace overwrote.',
     fields: (t) => ({
       kind: t.exposeString('kind', { description: 'provider or consumer.' }),
@@ -57,6 +61,7 @@ const PlacementReplaced = builder
 const PlacementImportSummary = builder
   .objectRef<PlacementImportSummaryRecord>('PlacementImportSummary')
   .implement({
+    ...adminOnly,
     description: 'The outcome of a Placement database import.',
     fields: (t) => ({
       dryRun: t.exposeBoolean('dryRun', { description: 'True when nothing was written.' }),

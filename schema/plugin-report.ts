@@ -4,6 +4,7 @@ import type {
   AmendStep,
   PluginFailure as PluginFailureRecord,
 } from '../src/scheduler/runtime/explanation';
+import { part } from './access';
 import { builder } from './builder';
 
 const PluginPhase = builder.enumType('PluginPhase', {
@@ -39,6 +40,7 @@ const PluginFailurePolicy = builder.enumType('PluginFailurePolicy', {
 
 /** GraphQL PluginFailure. */
 export const PluginFailure = builder.objectRef<PluginFailureRecord>('PluginFailure').implement({
+  ...part,
   description: 'A plugin call that failed and was isolated: the request was still answered.',
   fields: (t) => ({
     plugin: t.exposeString('plugin', { description: "The plugin's name." }),
@@ -64,6 +66,7 @@ export const PluginFailure = builder.objectRef<PluginFailureRecord>('PluginFailu
 
 /** GraphQL RequestAmendment. */
 export const RequestAmendment = builder.objectRef<AmendStep>('RequestAmendment').implement({
+  ...part,
   description:
     "One plugin's pre-candidate hook: the constraints it added to the request (all empty when it added none).",
   fields: (t) => ({

@@ -1,11 +1,13 @@
 // GraphQL: Quota and QuotaLine, the quota query and setQuotaLimits (berth extension; seed 004
 // counts quota usage from Placement, limits are enforced by setAllocations and schedule).
 import type { QuotaLine as QuotaLineRecord, QuotaReport } from '../src/placement/quota';
+import { owned, part } from './access';
 import { builder } from './builder';
 import { saturatedInt, saturatedReason } from './safe-int';
 
 /** GraphQL QuotaLine: limit (null = unlimited), usage and what is left of one resource. */
 export const QuotaLine = builder.objectRef<QuotaLineRecord>('QuotaLine').implement({
+  ...part,
   description:
     'resource: a resource class name, or INSTANCES: consumers of type INSTANCE or of no type (Nova counts both; MIGRATION consumers are not instances).',
   fields: (t) => ({
@@ -35,6 +37,7 @@ export const QuotaLine = builder.objectRef<QuotaLineRecord>('QuotaLine').impleme
 
 /** GraphQL Quota: the lines of a project, or of one user in it. */
 export const Quota = builder.objectRef<QuotaReport>('Quota').implement({
+  ...owned((q: QuotaReport) => q.projectId),
   description: 'Quota limits and usage of a project, or of one user in it.',
   fields: (t) => ({
     projectId: t.exposeString('projectId', { description: 'The project.' }),

@@ -1,10 +1,12 @@
 // GraphQL: ResourceClass type, its query and mutations (upstream: handlers/resource_class.py).
 import type { ResourceClassRecord } from '../src/placement/types';
+import { cloud } from './access';
 import { builder } from './builder';
 import { CustomNameInput, customNameOf, USE_INPUT } from './mutation-input';
 
 /** GraphQL ResourceClass. */
 export const ResourceClass = builder.objectRef<ResourceClassRecord>('ResourceClass').implement({
+  ...cloud,
   description: 'A kind of resource (standard like VCPU, or CUSTOM_*).',
   fields: (t) => ({
     name: t.exposeString('name', { description: 'The class name.' }),

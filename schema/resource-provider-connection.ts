@@ -3,6 +3,7 @@
 import { BadRequestError, ErrorCode } from '../src/placement/errors';
 import type { ProviderFilterSql } from '../src/placement/provider-filter';
 import { parseMemberOfOrThrow, parseTraitTermsOrThrow } from '../src/placement/query-syntax';
+import { part } from './access';
 import { builder } from './builder';
 import type { Context } from './context';
 import { ResourceAmountInput, resourceMapOrThrow } from './resource-amount';
@@ -180,10 +181,11 @@ export const ResourceProviderConnection = builder.connectionObject(
   {
     type: ResourceProvider,
     name: 'ResourceProviderConnection',
+    ...part,
     edgesNullable: { list: false, items: false },
     nodeNullable: false,
   },
-  { name: 'ResourceProviderEdge' },
+  { name: 'ResourceProviderEdge', ...part },
 );
 addTotalCount(ResourceProviderConnection);
 

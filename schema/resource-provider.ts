@@ -4,6 +4,7 @@
 import { ErrorCode, NotFoundError } from '../src/placement/errors';
 import type { ResourceProviderRecord } from '../src/placement/types';
 import { normalizeUuidOrThrow } from '../src/placement/uuid';
+import { cloud } from './access';
 import { builder } from './builder';
 import { inputOrFlat, USE_INPUT } from './mutation-input';
 
@@ -11,6 +12,7 @@ import { inputOrFlat, USE_INPUT } from './mutation-input';
 export const ResourceProvider = builder.objectRef<ResourceProviderRecord>('ResourceProvider');
 
 ResourceProvider.implement({
+  ...cloud,
   description: 'One node of a provider tree: a compute host, a NUMA cell, a shared storage pool...',
   fields: (t) => ({
     uuid: t.exposeID('uuid', { description: 'The provider uuid.' }),

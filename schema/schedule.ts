@@ -11,6 +11,7 @@ import type {
   ScheduleOutcome,
   Selection as SelectionRecord,
 } from '../src/scheduler/scheduling-service';
+import { cloud, part } from './access';
 import { KeyValueInput } from './aggregate';
 import {
   AllocationCandidatesRequest,
@@ -92,6 +93,7 @@ const ScheduleInput = builder.inputType('ScheduleInput', {
 });
 
 const Selection = builder.objectRef<SelectionRecord>('Selection').implement({
+  ...part,
   description: 'Where one consumer was placed.',
   fields: (t) => ({
     consumerUuid: t.exposeID('consumerUuid', { description: 'The consumer placed.' }),
@@ -116,6 +118,7 @@ const Selection = builder.objectRef<SelectionRecord>('Selection').implement({
 });
 
 const Rejection = builder.objectRef<{ host: string; reason: string }>('Rejection').implement({
+  ...part,
   description: 'A host a filter removed, and why.',
   fields: (t) => ({
     host: t.field({
@@ -130,6 +133,7 @@ const Rejection = builder.objectRef<{ host: string; reason: string }>('Rejection
 const FilterStep = builder
   .objectRef<ScheduleOutcome['explanation']['filters'][number]>('FilterStep')
   .implement({
+    ...part,
     description: 'What one filter did.',
     fields: (t) => ({
       filter: t.string({ description: "The filter's name.", resolve: (f) => f.plugin }),
@@ -153,6 +157,7 @@ const FilterStep = builder
 const WeigherScore = builder
   .objectRef<RankedHostRecord['components'][number]>('WeigherScore')
   .implement({
+    ...part,
     description: "One weigher's contribution to a host's weight.",
     fields: (t) => ({
       weigher: t.exposeString('weigher', { description: "The weigher's name." }),
@@ -166,6 +171,7 @@ const WeigherScore = builder
   });
 
 const RankedHost = builder.objectRef<RankedHostRecord>('RankedHost').implement({
+  ...part,
   description: 'A host in the final order, with its weights.',
   fields: (t) => ({
     host: t.field({
@@ -183,6 +189,7 @@ const RankedHost = builder.objectRef<RankedHostRecord>('RankedHost').implement({
 });
 
 const Schedule = builder.objectRef<ScheduleOutcome>('Schedule').implement({
+  ...cloud,
   description: 'The outcome of a scheduling run: selections, and how they were reached.',
   fields: (t) => ({
     profile: t.string({
@@ -306,6 +313,7 @@ const PluginKind = builder.enumType('PluginKind', {
 export const SchedulerPlugin = builder
   .objectRef<PluginInfo & { config: unknown }>('SchedulerPlugin')
   .implement({
+    ...cloud,
     description: 'A filter or weigher this replica knows.',
     fields: (t) => ({
       name: t.exposeString('name', { description: "The plugin's NAME." }),

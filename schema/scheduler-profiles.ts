@@ -2,10 +2,12 @@
 // and re-reading their configuration without a restart (as SIGHUP does).
 import type { ProfileInfo } from '../src/app-scheduling';
 import type { PipelineGeneration } from '../src/scheduler/runtime/pipeline-set';
+import { adminOnly, cloud } from './access';
 import { builder } from './builder';
 import { SchedulerPlugin, schedulerPluginList } from './schedule';
 
 const SchedulerProfile = builder.objectRef<ProfileInfo>('SchedulerProfile').implement({
+  ...cloud,
   description:
     'A named scheduler pipeline (ScheduleInput.profile). `default` is BERTH_SCHEDULER_FILTERS / BERTH_SCHEDULER_WEIGHERS / BERTH_SCHEDULER_CONFIG; BERTH_SCHEDULER_PROFILES adds others.',
   fields: (t) => ({
@@ -36,6 +38,7 @@ builder.queryField('schedulerProfiles', (t) =>
 );
 
 const SchedulerReload = builder.objectRef<PipelineGeneration>('SchedulerReload').implement({
+  ...adminOnly,
   description: 'The scheduler configuration a reload swapped in.',
   fields: (t) => ({
     generation: t.exposeInt('number', {

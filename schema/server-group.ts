@@ -3,8 +3,9 @@
 // hard policies (src/placement/server-group.ts, server-group-guard.ts). A token scoped to a
 // project sees and changes only its own project's groups.
 
-import { ErrorCode, ForbiddenError } from '../src/placement/errors';
+import { ErrorCode, NotFoundError } from '../src/placement/errors';
 import type { ServerGroupPolicy as Policy, ServerGroupRecord } from '../src/placement/server-group';
+import { owned, part, visibleProject } from './access';
 import { builder } from './builder';
 import type { Context } from './context';
 import { ResourceProvider } from './resource-provider';
@@ -39,6 +40,7 @@ interface MemberHost {
 }
 
 const ServerGroupHost = builder.objectRef<MemberHost>('ServerGroupHost').implement({
+  ...part,
   description: 'A host running members of a server group.',
   fields: (t) => ({
     host: t.field({
@@ -55,6 +57,7 @@ const ServerGroupHost = builder.objectRef<MemberHost>('ServerGroupHost').impleme
 });
 
 const ServerGroup = builder.objectRef<ServerGroupRecord>('ServerGroup').implement({
+  ...owned((g: ServerGroupRecord) => g.projectId),
   description:
     'A set of consumers placed by one policy (Nova server group). Members without allocations run nowhere and do not count.',
   fields: (t) => ({
@@ -100,12 +103,8 @@ const ServerGroup = builder.objectRef<ServerGroupRecord>('ServerGroup').implemen
  */
 async function visibleGroupOrThrow(ctx: Context, uuid: string): Promise<ServerGroupRecord> {
   const group = await ctx.services.serverGroups.getOrThrow(uuid);
-  const project = ctx.caller?.project;
-  if (project && group.projectId !== project) {
-    throw new ForbiddenError(
-      `Server group ${uuid} is not in project '${project}', the project this token is scoped to.`,
-      ErrorCode.FORBIDDEN,
-    );
+  if (!visibleProject(ctx, group.projectId)) {
+    throw new NotFoundError(`No server group ${uuid}.`, ErrorCode.SERVER_GROUP_NOT_FOUND);
   }
   return group;
 }
@@ -143,11 +142,12 @@ builder.queryField('serverGroup', (t) =>
   t.field({
     type: ServerGroup,
     nullable: true,
-    description: 'One server group, or null.',
+    description:
+      "One server group, or null (also for another project's group when the token is scoped to a project).",
     args: { uuid: t.arg.id({ required: true, description: 'Its uuid.' }) },
     resolve: async (_r, args, ctx) => {
       const group = await ctx.services.serverGroups.get(String(args.uuid));
-      return group && (await visibleGroupOrThrow(ctx, group.uuid));
+      return group && visibleProject(ctx, group.projectId) ? group : null;
     },
   }),
 );

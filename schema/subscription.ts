@@ -4,6 +4,7 @@
 // change bus, so a subscriber on one replica sees writes made on any replica.
 import { GraphQLError } from 'graphql';
 import type { ProviderChangeEvent } from '../src/placement/live';
+import { cloud, owned } from './access';
 import { builder } from './builder';
 import { CapacityGroup, CapacityGrouping } from './capacity';
 import type { Context } from './context';
@@ -23,6 +24,7 @@ const providerFields = {
 };
 
 const ProviderChange = builder.objectRef<ProviderChangeEvent>('ProviderChange').implement({
+  ...cloud,
   description: 'Providers whose inventories, usage, traits, aggregates or generation changed.',
   fields: (t) => ({
     resync: t.exposeBoolean('resync', providerFields.resync),
@@ -41,6 +43,7 @@ const ProviderChange = builder.objectRef<ProviderChangeEvent>('ProviderChange').
 const AllocationChange = builder
   .objectRef<ProviderChangeEvent & { projectId: string }>('AllocationChange')
   .implement({
+    ...owned((e: { projectId: string }) => e.projectId),
     description: 'Consumers of one project gained, changed or lost allocations on these providers.',
     fields: (t) => ({
       projectId: t.exposeString('projectId', { description: 'The project subscribed to.' }),
@@ -54,6 +57,7 @@ const AllocationChange = builder
 const CapacityChange = builder
   .objectRef<{ groups: readonly unknown[] }>('CapacityChange')
   .implement({
+    ...cloud,
     description: 'The capacity rollup as it is now.',
     fields: (t) => ({
       groups: t.field({

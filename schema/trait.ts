@@ -1,6 +1,7 @@
 // GraphQL: Trait type, its query and mutations, plus ResourceProvider.traits and setProviderTraits
 // (upstream: handlers/trait.py).
 import type { TraitRecord } from '../src/placement/types';
+import { cloud } from './access';
 import { builder } from './builder';
 import {
   CustomNameInput,
@@ -13,6 +14,7 @@ import { ResourceProvider } from './resource-provider';
 
 /** GraphQL Trait. */
 export const Trait = builder.objectRef<TraitRecord>('Trait').implement({
+  ...cloud,
   description: 'A qualitative property of a provider (standard or CUSTOM_*).',
   fields: (t) => ({
     name: t.exposeString('name', { description: 'The trait name.' }),

@@ -7,12 +7,14 @@ import type {
   ConsumerTypeUsage as ConsumerTypeUsageRecord,
   UsageReport as UsageReportRecord,
 } from '../src/placement/usage';
+import { owned, part } from './access';
 import { builder } from './builder';
 import { ResourceProvider } from './resource-provider';
 import { saturatedInt, saturatedReason } from './safe-int';
 
 /** GraphQL ResourceUsage: units of one class in use. */
 export const ResourceUsage = builder.objectRef<UsageRecord>('ResourceUsage').implement({
+  ...part,
   description: 'Units of one resource class in use.',
   fields: (t) => ({
     resourceClass: t.exposeString('resourceClass', { description: 'The resource class.' }),
@@ -41,6 +43,7 @@ builder.objectField(ResourceProvider, 'usages', (t) =>
 const ConsumerTypeUsage = builder
   .objectRef<ConsumerTypeUsageRecord>('ConsumerTypeUsage')
   .implement({
+    ...part,
     description: 'Usage of the consumers of one type.',
     fields: (t) => ({
       consumerType: t.exposeString('consumerType', {
@@ -55,22 +58,25 @@ const ConsumerTypeUsage = builder
     }),
   });
 
-const UsageReport = builder.objectRef<UsageReportRecord>('UsageReport').implement({
-  description: 'Usage totals of a project (or user), overall and per consumer type.',
-  fields: (t) => ({
-    byConsumerType: t.field({
-      type: [ConsumerTypeUsage],
-      description:
-        'One row per consumer type (Placement 1.38 grouping), plus the overall totals in `total`.',
-      resolve: (r) => r.byConsumerType,
+const UsageReport = builder
+  .objectRef<UsageReportRecord & { readonly projectId: string }>('UsageReport')
+  .implement({
+    ...owned((r: { projectId: string }) => r.projectId),
+    description: 'Usage totals of a project (or user), overall and per consumer type.',
+    fields: (t) => ({
+      byConsumerType: t.field({
+        type: [ConsumerTypeUsage],
+        description:
+          'One row per consumer type (Placement 1.38 grouping), plus the overall totals in `total`.',
+        resolve: (r) => r.byConsumerType,
+      }),
+      total: t.field({
+        description: 'All consumers together, per class.',
+        type: [ResourceUsage],
+        resolve: (r) => r.total,
+      }),
     }),
-    total: t.field({
-      description: 'All consumers together, per class.',
-      type: [ResourceUsage],
-      resolve: (r) => r.total,
-    }),
-  }),
-});
+  });
 
 /** Checks a project or user id as Placement's schema does (1 to 255 characters). */
 function externalIdOrThrow(what: string, v: string): string {
@@ -97,14 +103,17 @@ builder.queryField('usages', (t) =>
           "Only this consumer type ('unknown': written without one; 'all' or absent: every type).",
       }),
     },
-    resolve: (_root, args, ctx) =>
-      ctx.services.usages.forProject({
-        projectId: externalIdOrThrow('project_id', args.projectId),
+    resolve: async (_root, args, ctx) => {
+      const projectId = externalIdOrThrow('project_id', args.projectId);
+      const report = await ctx.services.usages.forProject({
+        projectId,
         userId:
           args.userId === null || args.userId === undefined
             ? null
             : externalIdOrThrow('user_id', args.userId),
         consumerType: args.consumerType,
-      }),
+      });
+      return { ...report, projectId };
+    },
   }),
 );

@@ -1,10 +1,12 @@
 // GraphQL: server version information.
 import { BERTH_VERSION, MAX_MICROVERSION } from '../src/version';
+import { cloud } from './access';
 import { builder } from './builder';
 
 const Version = builder
   .objectRef<{ berth: string; placementMicroversion: string }>('Version')
   .implement({
+    ...cloud,
     description: 'berth and the Placement microversion whose semantics it implements.',
     fields: (t) => ({
       berth: t.exposeString('berth', { description: "berth's version." }),

@@ -11,7 +11,15 @@ export interface WriteTargets {
 
 const PROJECT_KEYS = new Set(['projectId', 'project_id']);
 const CONSUMER_KEYS = new Set(['consumerUuid', 'consumer_uuid']);
-const CONSUMER_LIST_KEYS = new Set(['consumerUuids', 'consumer_uuids']);
+const CONSUMER_LIST_KEYS = new Set([
+  'consumerUuids',
+  'consumer_uuids',
+  // Scheduler hints naming instances (where they run is what the hint reads).
+  'sameHost',
+  'differentHost',
+]);
+/** Free-form scheduler hints (`{ key, values }`) whose values are instance uuids. */
+const INSTANCE_HINTS = new Set(['same_host', 'different_host']);
 
 /**
  * Collects every `projectId` and `consumerUuid(s)` value anywhere inside `value` (mutation
@@ -36,6 +44,8 @@ export function collectWriteTargets(value: unknown): WriteTargets {
       } else if (CONSUMER_KEYS.has(k) && typeof x === 'string') {
         consumerUuids.push(x);
       } else if (CONSUMER_LIST_KEYS.has(k) && (Array.isArray(x) || typeof x === 'string')) {
+        consumerUuids.push(...[x].flat().filter((u): u is string => typeof u === 'string'));
+      } else if (k === 'values' && INSTANCE_HINTS.has(String((v as { key?: unknown }).key))) {
         consumerUuids.push(...[x].flat().filter((u): u is string => typeof u === 'string'));
       } else {
         walk(x, depth + 1);
@@ -75,8 +85,10 @@ export async function projectScopeViolation(
 
 /**
  * The reason a caller scoped to `project` may not run the query field `field` with `args`, or
- * null when it may: a scoped token reads only its own project's quota, usage, consumers and
- * placement explanations, and cannot list every project.
+ * null when it may: a scoped token reads only its own project's quota, usage, consumer listings
+ * and placement explanations (whose instance hints must name its own consumers), and cannot list
+ * every project. Objects reached below the root are decided by their types' rules
+ * (schema/access.ts).
  */
 export async function readScopeViolation(
   ds: DataSource,
@@ -98,12 +110,7 @@ export async function readScopeViolation(
         ? null
         : `A token scoped to project '${project}' lists server groups with projectId: "${project}" only.`;
     case 'consumer':
-      return projectScopeViolation(
-        ds,
-        project,
-        { projectIds: [], consumerUuids: [String(args.uuid)] },
-        'read',
-      );
+      return null; // another project's consumer answers null, as an unknown one (schema/consumer.ts)
     default:
       return projectScopeViolation(ds, project, collectWriteTargets(args), 'read');
   }

@@ -1,5 +1,6 @@
-// yoga plugin: authorises each operation's root fields against the central role map in
-// src/auth/roles.ts before anything executes (403). Project-scoped tokens may only write
+// yoga plugin: authorises each operation's root fields (queries, mutations and subscriptions)
+// against the central role map in src/auth/roles.ts before anything executes (403); what the
+// caller sees below the root is decided by each object type's rule (schema/access.ts). Project-scoped tokens may only write
 // allocations for consumers of their project, and only admins may override the operator's
 // scheduler configuration. Both are decided on the arguments as execution will coerce them
 // (variable defaults, list coercion); an operation whose arguments cannot be decided is refused.
@@ -92,100 +93,108 @@ function coercedRootArguments(
   });
 }
 
-/** Builds the plugin. */
-export function useAuthorization(o: AuthorizePluginOptions): Plugin<{ caller?: Principal | null }> {
+/**
+ * Why the caller may not run the operation in `args`, or null when it may: each root field's
+ * role (queries, mutations and subscriptions alike), then the arguments that depend on the
+ * caller's project or role.
+ */
+async function refusal(
+  args: ExecutionArgs,
+  caller: Principal,
+  services: Services,
+): Promise<string | null> {
+  const op = getOperationAST(args.document, args.operationName);
+  if (!op) {
+    return null; // execution reports the missing operation and runs nothing
+  }
+  const fields = rootFields(args.document, op.selectionSet);
+  for (const f of fields) {
+    const need = roleForOperation(op.operation, f.name.value);
+    if (!roleAllows(caller.role, need)) {
+      return `Role '${caller.role}' may not run ${op.operation} field '${f.name.value}' (needs '${need}').`;
+    }
+  }
+  const rootType =
+    op.operation === 'mutation'
+      ? args.schema.getMutationType()
+      : op.operation === 'subscription'
+        ? args.schema.getSubscriptionType()
+        : args.schema.getQueryType();
+  const scopedRead = (field: string) =>
+    caller.project !== null && op.operation === 'query' && PROJECT_SCOPED_QUERIES.has(field);
+  const scopedWrite = (field: string) =>
+    caller.project !== null && op.operation === 'mutation' && PROJECT_SCOPED_MUTATIONS.has(field);
+  const argumentChecked = fields.some(
+    (f) =>
+      ADMIN_ONLY_ARGUMENTS[f.name.value] || scopedRead(f.name.value) || scopedWrite(f.name.value),
+  );
+  if (!rootType || !argumentChecked) {
+    return null;
+  }
+  let coerced: ReturnType<typeof coercedRootArguments>;
+  try {
+    coerced = coercedRootArguments(args, op, rootType, fields);
+  } catch {
+    // Never skip a check that cannot be decided: the arguments do not coerce, so refuse.
+    return "The arguments could not be checked against this token's permissions.";
+  }
+  if (!coerced) {
+    return null; // execution refuses the variables and runs no field
+  }
+  for (const { field, values } of coerced) {
+    const override = adminOnlyArgument(field, values);
+    if (override && caller.role !== 'admin') {
+      return `Only an admin token may set ${override} on '${field}' (it overrides the operator's configuration).`;
+    }
+    const reason =
+      caller.project === null
+        ? null
+        : scopedRead(field)
+          ? await readScopeViolation(services.dataSource, caller.project, field, values)
+          : scopedWrite(field)
+            ? await projectScopeViolation(
+                services.dataSource,
+                caller.project,
+                collectWriteTargets(values),
+              )
+            : null;
+    if (reason) {
+      return reason;
+    }
+  }
+  return null;
+}
+
+function forbidden(message: string) {
   return {
-    async onExecute({ args, setResultAndStopExecution }) {
-      const caller = (args.contextValue as { caller?: Principal | null }).caller;
-      if (!caller) {
-        return;
-      }
-      const op = getOperationAST(args.document, args.operationName);
-      if (!op) {
-        return;
-      }
-      const forbid = (message: string) =>
-        setResultAndStopExecution({
-          errors: [
-            new GraphQLError(message, {
-              extensions: { code: AUTH_CODES.forbidden, http: { status: 403 } },
-            }),
-          ],
-        });
-      const fields = rootFields(args.document, op.selectionSet);
-      for (const f of fields) {
-        const need = roleForOperation(op.operation, f.name.value);
-        if (!roleAllows(caller.role, need)) {
-          forbid(
-            `Role '${caller.role}' may not run ${op.operation} field '${f.name.value}' (needs '${need}').`,
-          );
-          return;
-        }
-      }
-      const rootType =
-        op.operation === 'mutation' ? args.schema.getMutationType() : args.schema.getQueryType();
-      const scopedRead = (field: string) =>
-        caller.project !== null && op.operation === 'query' && PROJECT_SCOPED_QUERIES.has(field);
-      const argumentChecked = fields.some(
-        (f) =>
-          ADMIN_ONLY_ARGUMENTS[f.name.value] ||
-          scopedRead(f.name.value) ||
-          (caller.project &&
-            op.operation === 'mutation' &&
-            PROJECT_SCOPED_MUTATIONS.has(f.name.value)),
-      );
-      if (!rootType || !argumentChecked) {
-        return;
-      }
-      let coerced: ReturnType<typeof coercedRootArguments>;
-      try {
-        coerced = coercedRootArguments(args, op, rootType, fields);
-      } catch {
-        // Never skip a check that cannot be decided: the arguments do not coerce, so refuse.
-        forbid("The arguments could not be checked against this token's permissions.");
-        return;
-      }
-      if (!coerced) {
-        return; // execution refuses the variables and runs no field
-      }
-      for (const { field, values } of coerced) {
-        const override = adminOnlyArgument(field, values);
-        if (override && caller.role !== 'admin') {
-          forbid(
-            `Only an admin token may set ${override} on '${field}' (it overrides the operator's configuration).`,
-          );
-          return;
-        }
-        if (caller.project && scopedRead(field)) {
-          const reason = await readScopeViolation(
-            o.services.dataSource,
-            caller.project,
-            field,
-            values,
-          );
-          if (reason) {
-            forbid(reason);
-            return;
-          }
-          continue;
-        }
-        if (
-          !caller.project ||
-          op.operation !== 'mutation' ||
-          !PROJECT_SCOPED_MUTATIONS.has(field)
-        ) {
-          continue;
-        }
-        const reason = await projectScopeViolation(
-          o.services.dataSource,
-          caller.project,
-          collectWriteTargets(values),
-        );
-        if (reason) {
-          forbid(reason);
-          return;
-        }
-      }
-    },
+    errors: [
+      new GraphQLError(message, {
+        extensions: { code: AUTH_CODES.forbidden, http: { status: 403 } },
+      }),
+    ],
+  };
+}
+
+/**
+ * Builds the plugin: every operation type passes the same checks before anything runs
+ * (subscriptions before their source stream opens).
+ */
+export function useAuthorization(o: AuthorizePluginOptions): Plugin<{ caller?: Principal | null }> {
+  const check = async (
+    args: ExecutionArgs,
+    stop: (result: ReturnType<typeof forbidden>) => void,
+  ): Promise<void> => {
+    const caller = (args.contextValue as { caller?: Principal | null }).caller;
+    if (!caller) {
+      return;
+    }
+    const reason = await refusal(args, caller, o.services);
+    if (reason) {
+      stop(forbidden(reason));
+    }
+  };
+  return {
+    onExecute: ({ args, setResultAndStopExecution }) => check(args, setResultAndStopExecution),
+    onSubscribe: ({ args, setResultAndStopExecution }) => check(args, setResultAndStopExecution),
   };
 }

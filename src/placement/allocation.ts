@@ -37,10 +37,12 @@ export type AllocationPreGuard = (
 
 const ALLOC_SELECT = `
   SELECT a.resource_provider_id, rp.uuid AS provider_uuid, rp.generation AS provider_generation,
-         a.consumer_id, c.uuid AS consumer_uuid, rc.name AS resource_class, a.used
+         a.consumer_id, c.uuid AS consumer_uuid, p.external_id AS project_id,
+         rc.name AS resource_class, a.used
   FROM allocations a
   JOIN resource_providers rp ON rp.id = a.resource_provider_id
   JOIN consumers c ON c.id = a.consumer_id
+  JOIN projects p ON p.id = c.project_id
   JOIN resource_classes rc ON rc.id = a.resource_class_id`;
 
 interface AllocRow {
@@ -49,6 +51,7 @@ interface AllocRow {
   provider_generation: number;
   consumer_id: number;
   consumer_uuid: string;
+  project_id: string;
   resource_class: string;
   used: number;
 }
@@ -59,6 +62,7 @@ const toRecord = (r: AllocRow): AllocationRecord => ({
   resourceProviderGeneration: r.provider_generation,
   consumerId: r.consumer_id,
   consumerUuid: r.consumer_uuid,
+  projectId: r.project_id,
   resourceClass: r.resource_class,
   used: r.used,
 });

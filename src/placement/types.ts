@@ -104,6 +104,8 @@ export interface AllocationRecord {
   readonly resourceProviderGeneration: number;
   readonly consumerId: number;
   readonly consumerUuid: string;
+  /** The consumer's project (who may see this allocation). */
+  readonly projectId: string;
   readonly resourceClass: string;
   readonly used: number;
 }

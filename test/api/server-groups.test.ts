@@ -229,9 +229,15 @@ describe('server groups', () => {
       expect(firstError(create)?.code).toBe('berth.forbidden');
       const list = await post('{ serverGroups { uuid } }', {}, scoped);
       expect(firstError(list)?.code).toBe('berth.forbidden');
-      for (const q of [GROUP, 'mutation D($uuid: ID!) { deleteServerGroup(uuid: $uuid) }']) {
-        expect(firstError(await post(q, { uuid }, scoped))?.code).toBe('berth.forbidden');
-      }
+      // Another project's group reads and deletes exactly as an unknown one (not disclosed).
+      expect(await post(GROUP, { uuid }, scoped)).toEqual({ data: { serverGroup: null } });
+      const DELETE = 'mutation D($uuid: ID!) { deleteServerGroup(uuid: $uuid) }';
+      const foreign = await post(DELETE, { uuid }, scoped);
+      expect(firstError(foreign)?.code).toBe('berth.server_group.not_found');
+      const unknown = await post(DELETE, { uuid: randomUUID() }, scoped);
+      expect(firstError(foreign)?.message.replace(uuid, 'X')).toBe(
+        firstError(unknown)?.message.replace(/[0-9a-f-]{36}/, 'X'),
+      );
       const own = await post(
         CREATE,
         { input: { name: 'a', projectId: 'proj-a', userId: 'u', policy: 'AFFINITY' } },

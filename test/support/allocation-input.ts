@@ -5,12 +5,17 @@ import { randomUUID } from 'node:crypto';
 export function allocationInput(
   providerUuid: string,
   resources: Record<string, number>,
-  o: { consumerUuid?: string; consumerGeneration?: number | null; projectId?: string } = {},
+  o: {
+    consumerUuid?: string;
+    consumerGeneration?: number | null;
+    projectId?: string;
+    userId?: string;
+  } = {},
 ) {
   return {
     consumerUuid: o.consumerUuid ?? randomUUID(),
     projectId: o.projectId ?? 'proj',
-    userId: 'user',
+    userId: o.userId ?? 'user',
     consumerType: 'INSTANCE',
     consumerGeneration: o.consumerGeneration ?? null,
     allocations: [

@@ -43,6 +43,7 @@ export const Aggregate = builder.objectRef<AggregateRecord>('Aggregate').impleme
     }),
     providers: t.field({
       type: [ResourceProvider],
+      extensions: { listSize: 1000 }, // every member, unpaginated
       description: 'Member providers, by creation order (all of them in one list).',
       deprecationReason:
         'Unbounded (an aggregate of 10,000 hosts answers 10,000 objects): use members.',
@@ -78,6 +79,7 @@ builder.queryField('aggregate', (t) =>
 builder.queryField('aggregates', (t) =>
   t.field({
     type: [Aggregate],
+    extensions: { listSize: 100 },
     description: 'Every aggregate with members or metadata, sorted by uuid.',
     resolve: async (_root, _args, ctx) => {
       const all = await ctx.services.aggregates.list();

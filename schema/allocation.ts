@@ -60,6 +60,8 @@ builder.objectField(Consumer, 'allocations', (t) =>
 builder.objectField(ResourceProvider, 'allocations', (t) =>
   t.field({
     type: [Allocation],
+    // Hundreds of consumers per host (armour-rules.ts multiplies the cost estimate by it).
+    extensions: { listSize: 200 },
     description:
       "GET /resource_providers/{uuid}/allocations, by consumer, then resource class. A token scoped to a project sees only that project's allocations here (the provider's usages still count every project's).",
     resolve: async (rp, _args, ctx) =>

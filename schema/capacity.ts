@@ -92,6 +92,7 @@ export const CapacityGroup = builder.objectRef<CapacityGroupRecord>('CapacityGro
 builder.queryField('capacity', (t) =>
   t.field({
     type: [CapacityGroup],
+    extensions: { listSize: 100 }, // one group per aggregate or tree
     description:
       'How full the cloud is: per resource class totals, capacity, usage, free units and utilisation over the providers the filter selects (all when absent), cloud-wide or grouped by aggregate or tree. Answered from memory, as fresh as the last change this replica has heard of.',
     args: {

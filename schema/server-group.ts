@@ -127,6 +127,7 @@ const CreateServerGroupInput = builder.inputType('CreateServerGroupInput', {
 builder.queryField('serverGroups', (t) =>
   t.field({
     type: [ServerGroup],
+    extensions: { listSize: 100 },
     description: "Server groups, oldest first: one project's, or every project's (admin, reader).",
     args: {
       projectId: t.arg.string({

@@ -31,6 +31,7 @@ const ProviderChange = builder.objectRef<ProviderChangeEvent>('ProviderChange').
     providerUuids: t.exposeIDList('providerUuids', { description: 'The changed providers.' }),
     providers: t.field({
       type: [ResourceProvider],
+      extensions: { listSize: 100 },
       description: 'The changed providers as they are now (read when the event is sent).',
       resolve: async (e, _a, ctx) =>
         (await ctx.loaders.providerByUuid.loadMany([...e.providerUuids])).flatMap((p) =>
@@ -62,6 +63,7 @@ const CapacityChange = builder
     fields: (t) => ({
       groups: t.field({
         type: [CapacityGroup],
+        extensions: { listSize: 100 }, // as the capacity query
         description: 'As the capacity query answers.',
         resolve: (c) => c.groups as never,
       }),

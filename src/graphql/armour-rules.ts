@@ -25,7 +25,10 @@ import {
 
 /** List multiplier when a paginated field's `first`/`limit` is a variable or omitted. */
 export const PAGINATED_DEFAULT = 100;
-/** List multiplier for a list field without pagination arguments. */
+/**
+ * List multiplier for a list field without pagination arguments, unless the field declares its
+ * expected size (`extensions: { listSize }`, e.g. a provider's allocations: hundreds).
+ */
 export const LIST_DEFAULT = 10;
 /** Largest multiplier any one field contributes. */
 const MAX_MULTIPLIER = 1000;
@@ -56,7 +59,12 @@ function multiplier(
   if (getNamedType(def.type).name.endsWith('Connection')) {
     return PAGINATED_DEFAULT;
   }
-  return isListType(getNullableType(def.type)) ? LIST_DEFAULT : 1;
+  if (!isListType(getNullableType(def.type))) {
+    return 1;
+  }
+  // A list field whose real size is known to be larger declares it next to its resolver.
+  const declared = def.extensions?.listSize;
+  return typeof declared === 'number' ? Math.min(MAX_MULTIPLIER, declared) : LIST_DEFAULT;
 }
 
 /**

@@ -38,6 +38,11 @@ describe('operationCost', () => {
       want: LIST_DEFAULT * 2,
     },
     {
+      name: 'a list field that declares its size (a provider’s allocations) counts by it',
+      q: '{ resourceProvider(uuid: "x") { allocations { used } } }',
+      want: 1 + 200 * 2,
+    },
+    {
       name: 'aliases and fragments are expanded',
       q: '{ a: version { ...V } b: version { ...V } } fragment V on Version { berth }',
       want: 4,

@@ -7,6 +7,7 @@ import { NoScopedAdminTokens1764100000000 } from './1764100000000-NoScopedAdminT
 import { ServerGroups1764200000000 } from './1764200000000-ServerGroups';
 import { OpenStackRoles1764300000000 } from './1764300000000-OpenStackRoles';
 import { AuditEvents1764400000000 } from './1764400000000-AuditEvents';
+import { ServerGroupMembersOfProject1764500000000 } from './1764500000000-ServerGroupMembersOfProject';
 
 /** Every migration class, oldest first. */
 export const migrations = [
@@ -18,4 +19,5 @@ export const migrations = [
   ServerGroups1764200000000,
   OpenStackRoles1764300000000,
   AuditEvents1764400000000,
+  ServerGroupMembersOfProject1764500000000,
 ];

@@ -4,7 +4,7 @@
 // ones placed their members: 32 schedulers racing into one anti-affinity group never put two
 // members on one host. Soft policies are preferences (weighers) and are not checked.
 import type { EntityManager } from 'typeorm';
-import { BadRequestError, ConflictError, ErrorCode } from './errors';
+import { ConflictError, ErrorCode, NotFoundError } from './errors';
 import { insertMembers, lockGroup, memberHosts } from './server-group';
 
 /** What the guard reads of a claim. */
@@ -24,7 +24,7 @@ export interface GroupedClaim {
  * Returns the consumers that joined a group here (not members before).
  * @throws ConflictError SERVER_GROUP_POLICY when a claim would break `affinity` or
  *   `anti-affinity` (the scheduler then tries its next host); ConflictError SERVER_GROUP_MEMBER;
- *   NotFoundError for a deleted group; BadRequestError for a group of another project.
+ *   NotFoundError for a deleted group or a group of another project (not disclosed).
  */
 export async function enforceServerGroups(
   em: Pick<EntityManager, 'query'>,
@@ -45,10 +45,8 @@ export async function enforceServerGroups(
     const hosts = hard ? await memberHosts(em, group.id, placing) : new Map<string, string[]>();
     for (const c of grouped) {
       if (c.projectId !== group.projectId) {
-        throw new BadRequestError(
-          `Server group ${uuid} belongs to project ${group.projectId}; consumer ${c.consumerUuid} is placed for project ${c.projectId}.`,
-          ErrorCode.INVALID_INPUT,
-        );
+        // Read as an unknown group: another project's group is not disclosed.
+        throw new NotFoundError(`No server group ${uuid}.`, ErrorCode.SERVER_GROUP_NOT_FOUND);
       }
       const here = hosts.get(c.hostUuid) ?? [];
       if (group.policy === 'affinity' && hosts.size > 0 && here.length === 0) {

@@ -233,15 +233,19 @@ export class ServerGroupService {
 
   /**
    * Adds consumers to a group (Nova adds an instance when it is created with the `group` hint;
-   * `schedule` does it in the claim). Idempotent for existing members.
-   * @throws NotFoundError for an unknown group; ConflictError SERVER_GROUP_MEMBER when a consumer
-   *   is in another group; BadRequestError past {@link MAX_GROUP_MEMBERS}.
+   * `schedule` does it in the claim). Idempotent for existing members. Only consumers that exist
+   * and belong to the group's project may join: nobody reserves a uuid another project will use.
+   * @throws NotFoundError for an unknown group; BadRequestError for a consumer that is not one of
+   *   the group's project (unknown or another project's: the message does not say which), or past
+   *   {@link MAX_GROUP_MEMBERS}; ConflictError SERVER_GROUP_MEMBER when a consumer is in another
+   *   group.
    */
   async addMembers(uuid: string, consumers: readonly string[]): Promise<ServerGroupRecord> {
     const ids = consumers.map((c) => normalizeUuidOrThrow(c, 'consumer uuid'));
     await auditedTransaction(this.ds, async (em) => {
       noteAudit({ consumers: ids });
       const group = await lockGroup(em, uuid);
+      await consumersOfProjectOrThrow(em, ids, group);
       await insertMembers(em, group.id, uuid, ids);
     });
     return this.getOrThrow(uuid);
@@ -315,6 +319,33 @@ export async function lockGroup(
     policy: r.policy,
     maxServerPerHost: r.max_server_per_host,
   };
+}
+
+/**
+ * Checks that every consumer in `uuids` exists and belongs to the group's project (its row locked
+ * for the rest of the transaction, so it cannot change project meanwhile).
+ * @throws BadRequestError naming the first that does not (unknown and another project's read the
+ *   same).
+ */
+async function consumersOfProjectOrThrow(
+  em: Pick<EntityManager, 'query'>,
+  uuids: readonly string[],
+  group: LockedGroup,
+): Promise<void> {
+  const unique = [...new Set(uuids)];
+  const rows: { uuid: string }[] = await em.query(
+    `SELECT c.uuid FROM consumers c JOIN projects p ON p.id = c.project_id
+     WHERE c.uuid = ANY($1::uuid[]) AND p.external_id = $2 FOR SHARE OF c`,
+    [unique, group.projectId],
+  );
+  const found = new Set(rows.map((r) => r.uuid));
+  const missing = unique.find((u) => !found.has(u));
+  if (missing !== undefined) {
+    throw new BadRequestError(
+      `Consumer ${missing} is not a consumer of the server group's project: a consumer joins a group once it holds allocations in that project, or when schedule places it with \`group\`.`,
+      ErrorCode.INVALID_INPUT,
+    );
+  }
 }
 
 /**

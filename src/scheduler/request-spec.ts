@@ -5,7 +5,7 @@
 // `group` hint) is read the same way; its hard policies are also re-checked in the claim's
 // transaction (src/placement/server-group-guard.ts).
 import type { CandidateRequest } from '../placement/allocation-candidates/request';
-import { BadRequestError, ErrorCode } from '../placement/errors';
+import { ErrorCode, NotFoundError } from '../placement/errors';
 import type { GroupPlacement } from '../placement/server-group';
 import type { RequestSpec, ServerGroupView } from './plugin-api';
 
@@ -62,7 +62,7 @@ export async function requestSpecOf(
 
 /**
  * The server group the `group` hint names, as plugins see it.
- * @throws BadRequestError for a group of another project; NotFoundError for an unknown group.
+ * @throws NotFoundError for an unknown group or another project's (not disclosed).
  */
 async function serverGroupOf(
   req: SpecSource,
@@ -74,10 +74,8 @@ async function serverGroupOf(
   }
   const { group, hosts } = await groupOf(uuid, req.consumerUuids ?? []);
   if (group.projectId !== req.projectId) {
-    throw new BadRequestError(
-      `Server group ${group.uuid} belongs to another project; a request places only into its own project's groups.`,
-      ErrorCode.INVALID_INPUT,
-    );
+    // A request places only into its own project's groups; another's reads as unknown.
+    throw new NotFoundError(`No server group ${group.uuid}.`, ErrorCode.SERVER_GROUP_NOT_FOUND);
   }
   return {
     uuid: group.uuid,

@@ -177,9 +177,11 @@ describe('server groups', () => {
     expect(firstError(unknown)?.code).toBe('berth.server_group.not_found');
     const foreign = await createGroup('AFFINITY', {}, 'other-project');
     const r = await gql(t.app, SCHEDULE, input(foreign.uuid));
-    expect(firstError(r)).toMatchObject({
-      code: 'berth.invalid_input',
-      message: expect.stringMatching(/another project/),
+    // Another project's group reads as an unknown one (its existence is not disclosed).
+    expect(firstError(r)).toEqual({
+      code: 'berth.server_group.not_found',
+      status: 404,
+      message: `No server group ${foreign.uuid}.`,
     });
     const a = await createGroup('SOFT_AFFINITY');
     const b = await createGroup('SOFT_AFFINITY');
@@ -248,6 +250,87 @@ describe('server groups', () => {
       expect(mine.data.serverGroups).toEqual([{ uuid: own.data.createServerGroup.uuid }]);
       const still = await post(GROUP, { uuid }, admin);
       expect(still.data.serverGroup.uuid).toBe(uuid);
+    });
+  });
+
+  describe('membership is for existing consumers of the group’s project', () => {
+    let a: TestApp;
+    let scoped: string;
+    let scopedB: string;
+    let unscoped: string;
+    const post = (query: string, variables: object, token: string) =>
+      gql(a.app, query, variables as Record<string, unknown>, { authorization: `Bearer ${token}` });
+    const ADD = `mutation($g: ID!, $c: [ID!]!) { addServerGroupMembers(uuid: $g, consumerUuids: $c) {
+      members } }`;
+    const groupOf = async (token: string, projectId: string) =>
+      (
+        await post(
+          CREATE,
+          { input: { name: 'g', projectId, userId: 'u', policy: 'ANTI_AFFINITY' } },
+          token,
+        )
+      ).data.createServerGroup.uuid as string;
+
+    beforeAll(async () => {
+      a = await createTestApp({ BERTH_AUTH: 'on' });
+      scoped = (await a.app.tokens.create({ role: 'scheduler', project: 'proj-a' })).token;
+      scopedB = (await a.app.tokens.create({ role: 'scheduler', project: 'proj-b' })).token;
+      unscoped = (await a.app.tokens.create({ role: 'scheduler' })).token;
+      await buildResourceProvider(a.app.services, {
+        inventories: [{ resourceClass: 'VCPU', total: 64 }],
+      });
+    });
+    afterAll(async () => {
+      await a.close();
+    });
+
+    it('refuses a uuid no consumer has yet, so no project reserves another’s future consumer', async () => {
+      const mine = await groupOf(scoped, 'proj-a');
+      const future = randomUUID();
+      const squat = await post(ADD, { g: mine, c: [future] }, scoped);
+      expect(firstError(squat)?.code).toBe('berth.invalid_input');
+      expect(firstError(squat)?.message).toContain(`Consumer ${future} is not a consumer`);
+      // Project B later creates that consumer in its own group: nothing stands in its way.
+      const theirs = await groupOf(scopedB, 'proj-b');
+      const placed = await post(SCHEDULE, { ...input(theirs, [future], 'proj-b') }, scopedB);
+      expect(placed.errors).toBeUndefined();
+      expect(placed.data.schedule.selections[0].host).not.toBeNull();
+      expect((await post(GROUP, { uuid: theirs }, scopedB)).data.serverGroup.members).toEqual([
+        future,
+      ]);
+      expect((await post(GROUP, { uuid: mine }, scoped)).data.serverGroup.members).toEqual([]);
+    });
+
+    it('refuses another project’s consumer, and takes its own', async () => {
+      const mine = await groupOf(scoped, 'proj-a');
+      const theirs = await groupOf(scopedB, 'proj-b');
+      const b = randomUUID();
+      expect((await post(SCHEDULE, input(theirs, [b], 'proj-b'), scopedB)).errors).toBeUndefined();
+      // A scoped token is stopped before execution (the consumer is another project's)…
+      expect(firstError(await post(ADD, { g: mine, c: [b] }, scoped))?.code).toBe(
+        'berth.forbidden',
+      );
+      // …and the rule itself holds for any caller: another project's consumer is refused as an
+      // unknown one is.
+      const foreign = await post(ADD, { g: mine, c: [b] }, unscoped);
+      const unknown = await post(ADD, { g: mine, c: [randomUUID()] }, unscoped);
+      expect(firstError(foreign)?.code).toBe('berth.invalid_input');
+      expect(firstError(foreign)?.message.replace(b, 'X')).toBe(
+        firstError(unknown)?.message.replace(/[0-9a-f-]{36}/, 'X'),
+      );
+      const own = randomUUID();
+      const other = await groupOf(scoped, 'proj-a');
+      expect((await post(SCHEDULE, input(other, [own], 'proj-a'), scoped)).errors).toBeUndefined();
+      // Its own consumer, placed into another of its groups, is a member elsewhere.
+      expect(firstError(await post(ADD, { g: mine, c: [own] }, scoped))?.code).toBe(
+        'berth.server_group.member_elsewhere',
+      );
+      // Released from there, it joins.
+      const REMOVE = `mutation($g: ID!, $c: [ID!]!) { removeServerGroupMembers(uuid: $g, consumerUuids: $c) { members } }`;
+      expect((await post(REMOVE, { g: other, c: [own] }, scoped)).errors).toBeUndefined();
+      expect((await post(ADD, { g: mine, c: [own] }, scoped)).data.addServerGroupMembers).toEqual({
+        members: [own],
+      });
     });
   });
 

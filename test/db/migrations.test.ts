@@ -46,6 +46,48 @@ describe('migrations', () => {
     expect(sql.upQueries).toEqual([]);
   });
 
+  it('drop server-group memberships of consumers of another project (and keep the rest)', async () => {
+    const fresh = await createTestDb({ migrate: false });
+    const ds = fresh.dataSource;
+    try {
+      await ds.runMigrations({ transaction: 'each' });
+      const at = ds.migrations.findIndex(
+        (m) => m.name === 'ServerGroupMembersOfProject1764500000000',
+      );
+      for (let i = at; i < ds.migrations.length; i++) {
+        await ds.undoLastMigration({ transaction: 'each' });
+      }
+      const [own, squatted, gone] = [
+        '00000000-0000-4000-8000-000000000001',
+        '00000000-0000-4000-8000-000000000002',
+        '00000000-0000-4000-8000-000000000003',
+      ];
+      await ds.query(`INSERT INTO projects (external_id) VALUES ('proj-a'), ('proj-b')`);
+      await ds.query(`INSERT INTO users (external_id) VALUES ('u')`);
+      await ds.query(
+        `INSERT INTO consumers (uuid, project_id, user_id)
+         SELECT c.uuid::uuid, p.id, u.id FROM (VALUES ($1, 'proj-a'), ($2, 'proj-b')) AS c(uuid, project)
+         JOIN projects p ON p.external_id = c.project CROSS JOIN users u`,
+        [own, squatted],
+      );
+      await ds.query(`INSERT INTO server_groups (uuid, name, project_id, user_id, policy)
+        VALUES ('00000000-0000-4000-8000-0000000000aa', 'g', 'proj-a', 'u', 'anti-affinity')`);
+      await ds.query(
+        `INSERT INTO server_group_members (group_id, consumer_uuid)
+         SELECT g.id, m.uuid FROM server_groups g, unnest($1::uuid[]) AS m(uuid)`,
+        [[own, squatted, gone]],
+      );
+      await ds.runMigrations({ transaction: 'each' });
+      const left: { consumer_uuid: string }[] = await ds.query(
+        'SELECT consumer_uuid FROM server_group_members ORDER BY consumer_uuid',
+      );
+      // Project B's consumer is dropped; A's own and a member without a consumer stay.
+      expect(left.map((r) => r.consumer_uuid)).toEqual([own, gone]);
+    } finally {
+      await fresh.drop();
+    }
+  });
+
   realPostgresIt('apply once when four replicas start together on a fresh schema', async () => {
     const fresh = await createTestDb({ migrate: false });
     const replicas = Array.from({ length: 4 }, () =>

@@ -28,6 +28,9 @@ export const KeyValueInput = builder.inputType('KeyValueInput', {
   }),
 });
 
+/** Nova's AggregateMultiTenancyIsolation metadata key (and prefix): its values are project ids. */
+const TENANT_ISOLATION_KEY = 'filter_tenant_id';
+
 /** GraphQL Aggregate. */
 export const Aggregate = builder.objectRef<AggregateRecord>('Aggregate').implement({
   ...cloud,
@@ -38,8 +41,12 @@ export const Aggregate = builder.objectRef<AggregateRecord>('Aggregate').impleme
     name: t.exposeString('name', { description: 'Its display name, or null.', nullable: true }),
     metadata: t.field({
       type: [KeyValue],
-      description: 'Sorted by key.',
-      resolve: (a) => a.metadata,
+      description:
+        'Sorted by key. A token scoped to a project does not see the tenant-isolation entries (`filter_tenant_id`, `filter_tenant_id*`: their values name projects).',
+      resolve: (a, _args, ctx) =>
+        ctx.caller?.project
+          ? a.metadata.filter((m) => !m.key.startsWith(TENANT_ISOLATION_KEY))
+          : a.metadata,
     }),
     providers: t.field({
       type: [ResourceProvider],

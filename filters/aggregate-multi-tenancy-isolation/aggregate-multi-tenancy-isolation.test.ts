@@ -87,8 +87,16 @@ describe(`${NAME} filter`, () => {
     expect(verdict.fits).toBe(want);
     if (!verdict.fits) {
       expect(verdict.reason).toMatch(
-        new RegExp(`^${REASON_PROJECT_NOT_ALLOWED}: ${project} not in`),
+        new RegExp(`^${REASON_PROJECT_NOT_ALLOWED}: ${project} is not one of the \\d+ allowed$`),
       );
+      // The projects it is reserved for are not named (a requester may see only its own).
+      for (const m of metadata) {
+        for (const v of Object.values(m).flatMap((x) => String(x).split(','))) {
+          if (v.trim() && v.trim() !== project) {
+            expect(verdict.reason).not.toContain(v.trim());
+          }
+        }
+      }
     }
   });
 });

@@ -106,9 +106,10 @@ export const create: FilterFactory = (_config, handle) => {
       if (allowed === null || allowed.has(req.projectId)) {
         return { fits: true };
       }
+      // The other projects are not named: the requester may be scoped to its own project.
       return {
         fits: false,
-        reason: `${REASON_PROJECT_NOT_ALLOWED}: ${req.projectId} not in ${[...allowed].join(', ')}`,
+        reason: `${REASON_PROJECT_NOT_ALLOWED}: ${req.projectId} is not one of the ${allowed.size} allowed`,
       };
     },
   };

@@ -22,7 +22,13 @@ describe('tenant isolation at every depth (GraphQL, BERTH_AUTH=on)', () => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp({ BERTH_AUTH: 'on', BERTH_MAX_SUBSCRIPTIONS: '20' });
+    // The static cost limit (which counts a provider's allocations as 200) would refuse some of
+    // these deep selections before they run; lifted so the access rules are what is tested.
+    t = await createTestApp({
+      BERTH_AUTH: 'on',
+      BERTH_MAX_SUBSCRIPTIONS: '20',
+      BERTH_GRAPHQL_MAX_COST: '1000000000',
+    });
     c = await buildTwoProjects(t.app);
   });
   afterAll(async () => {
@@ -102,6 +108,17 @@ describe('tenant isolation at every depth (GraphQL, BERTH_AUTH=on)', () => {
       const r = await as(token(), q);
       expect(r.errors).toBeUndefined();
       clean(q, {}, r);
+    });
+
+    it('sees aggregate metadata without the entries that name projects', async () => {
+      const q = `query($u: ID!) { aggregate(uuid: $u) { metadata { key value } } }`;
+      const r = await as(token(), q, { u: c.aggregate });
+      expect(r).toEqual({ data: { aggregate: { metadata: [{ key: 'ssd', value: 'true' }] } } });
+      const admin = await as(c.tokens.admin, q, { u: c.aggregate });
+      expect(admin.data.aggregate.metadata.map((m: { key: string }) => m.key)).toEqual([
+        'filter_tenant_id',
+        'ssd',
+      ]);
     });
 
     it("reads another project's server group as an unknown one", async () => {

@@ -52,11 +52,16 @@ export async function buildTwoProjects(app: App): Promise<TwoProjects> {
   const host = await buildResourceProvider(app.services, {
     name: `shared-host-${randomUUID().slice(0, 8)}`,
     inventories: [
-      { resourceClass: 'VCPU', total: 64 },
+      { resourceClass: 'VCPU', total: 1024 },
       { resourceClass: 'MEMORY_MB', total: 65536 },
     ],
     aggregates: [aggregate],
   });
+  // The aggregate is isolated to both projects (Nova's AggregateMultiTenancyIsolation metadata).
+  await app.services.aggregates.setMetadata(aggregate, undefined, [
+    { key: 'filter_tenant_id', value: `${A_PROJECT},${B_PROJECT}` },
+    { key: 'ssd', value: 'true' },
+  ]);
   const child = await buildResourceProvider(app.services, {
     name: `shared-numa-${randomUUID().slice(0, 8)}`,
     parentUuid: host.uuid,

@@ -6,7 +6,7 @@ import { loadConfig } from '../config';
 import { migrateDatabase } from '../db/migrate';
 import { type AuditEventRecord, listAuditEvents, parseSinceOrThrow } from '../placement/audit-log';
 import { isPlacementError } from '../placement/errors';
-import { alignedRows } from '../text-table';
+import { alignedRows, escapeForTerminal, jsonForTerminal } from '../text-table';
 import { type CliDatabase, openDatabase } from './database';
 import { exitWithStartupError } from './errors';
 import { positiveInt } from './int-options';
@@ -80,7 +80,7 @@ export async function runAuditLog(
       limit: opts.limit,
     })
   ).slice(0, opts.limit);
-  out.write(`${opts.json ? JSON.stringify(events, null, 2) : renderAuditTable(events)}\n`);
+  out.write(`${opts.json ? jsonForTerminal(events) : renderAuditTable(events)}\n`);
   return events;
 }
 
@@ -110,7 +110,7 @@ export function registerAuditCommand(program: Command): void {
         if (!isPlacementError(err)) {
           throw err;
         }
-        process.stderr.write(`berth: ${(err as Error).message}\n`);
+        process.stderr.write(`berth: ${escapeForTerminal((err as Error).message)}\n`);
         process.exitCode = 1;
       } finally {
         await db.close();

@@ -1,8 +1,13 @@
 // Turns start-up failures into one clear line (no stack traces for expected failures).
 import { type Config, ConfigError, loadConfig } from '../config';
+import { escapeForTerminal } from '../text-table';
 
-/** One-line description of a start-up error. */
+/** One-line description of an error, escaped for the terminal (messages quote names and ids). */
 export function describeStartupError(err: unknown): string {
+  return escapeForTerminal(describeError(err));
+}
+
+function describeError(err: unknown): string {
   if (!(err instanceof Error)) {
     return String(err);
   }

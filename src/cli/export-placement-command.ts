@@ -12,6 +12,7 @@ import {
 } from '../import/placement/export-placement';
 import { renderExportSummary } from '../import/placement/export-summary';
 import { ProgressBar, type ProgressStream } from '../import/progress';
+import { escapeForTerminal, jsonForTerminal } from '../text-table';
 import { openDatabase } from './database';
 import { describeStartupError } from './errors';
 import { positiveInt } from './int-options';
@@ -45,7 +46,7 @@ export async function runPlacementExport(
       onProgress: (done, total, label) => bar.update(done, total, label),
     });
     bar.finish();
-    out.write(`${opts.json ? JSON.stringify(summary, null, 2) : renderExportSummary(summary)}\n`);
+    out.write(`${opts.json ? jsonForTerminal(summary) : renderExportSummary(summary)}\n`);
     return summary;
   } finally {
     bar.finish();
@@ -80,7 +81,9 @@ export function registerExportCommand(program: Command): void {
       try {
         await runPlacementExport(db.dataSource, opts, process.stdout, process.stderr);
       } catch (err) {
-        process.stderr.write(`berth: export failed: ${(err as Error).message}\n`);
+        process.stderr.write(
+          `berth: export failed: ${escapeForTerminal((err as Error).message)}\n`,
+        );
         process.exitCode = 1;
       } finally {
         await db.close();

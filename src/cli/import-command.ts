@@ -18,6 +18,7 @@ import { ProgressBar, type ProgressStream } from '../import/progress';
 import { renderSummary } from '../import/summary-table';
 import { runAudited } from '../placement/audit';
 import { createServices } from '../services';
+import { escapeForTerminal, jsonForTerminal } from '../text-table';
 import { openDatabase } from './database';
 import { describeStartupError } from './errors';
 import { registerImportPlacementCommand } from './import-placement-command';
@@ -98,7 +99,7 @@ export async function runComputeNodesImport(
       () => importer.fromSource(source, importOpts),
     );
     bar.finish();
-    out.write(`${opts.json ? JSON.stringify(summary, null, 2) : renderSummary(summary)}\n`);
+    out.write(`${opts.json ? jsonForTerminal(summary) : renderSummary(summary)}\n`);
     return { summary, exitCode: summary.counts.failed > 0 ? EXIT_ROWS_FAILED : 0 };
   } finally {
     bar.finish();
@@ -151,7 +152,9 @@ export function registerImportCommand(program: Command): void {
         );
         process.exitCode = run.exitCode;
       } catch (err) {
-        process.stderr.write(`berth: import failed: ${(err as Error).message}\n`);
+        process.stderr.write(
+          `berth: import failed: ${escapeForTerminal((err as Error).message)}\n`,
+        );
         process.exitCode = 1;
       } finally {
         await db.close();

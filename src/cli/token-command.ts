@@ -7,6 +7,7 @@ import { InvalidRoleError, type TokenInfo, TokenStore } from '../auth/token-stor
 import { loadConfig } from '../config';
 import { migrateDatabase } from '../db/migrate';
 import { runAudited } from '../placement/audit';
+import { escapeForTerminal } from '../text-table';
 import { type CliDatabase, openDatabase } from './database';
 import { exitWithStartupError } from './errors';
 
@@ -28,15 +29,9 @@ async function withStore<T>(fn: (store: TokenStore) => Promise<T>): Promise<T> {
 function row(t: TokenInfo): string {
   const state = t.revokedAt ? `revoked ${t.revokedAt.toISOString()}` : 'active';
   const used = t.lastUsedAt ? t.lastUsedAt.toISOString() : 'never';
-  return [
-    t.id,
-    t.role,
-    t.project ?? '-',
-    t.name || '-',
-    t.createdAt.toISOString(),
-    used,
-    state,
-  ].join('\t');
+  return [t.id, t.role, t.project ?? '-', t.name || '-', t.createdAt.toISOString(), used, state]
+    .map(escapeForTerminal)
+    .join('\t');
 }
 
 /** Adds `token create`, `token list` and `token revoke` to `program`. */
@@ -60,11 +55,11 @@ export function registerTokenCommand(program: Command): void {
           );
           process.stdout.write(`${text}\n`);
           process.stderr.write(
-            `created token ${info.id} (role ${info.role}${info.project ? `, project ${info.project}` : ''}); store it now, it is not shown again\n`,
+            `created token ${info.id} (role ${info.role}${info.project ? `, project ${escapeForTerminal(info.project)}` : ''}); store it now, it is not shown again\n`,
           );
         } catch (err) {
           if (err instanceof InvalidRoleError) {
-            process.stderr.write(`berth: ${err.message}\n`);
+            process.stderr.write(`berth: ${escapeForTerminal(err.message)}\n`);
             process.exitCode = 1;
             return;
           }
@@ -96,9 +91,9 @@ export function registerTokenCommand(program: Command): void {
           store.revoke(bare),
         );
         if (revoked) {
-          process.stdout.write(`revoked ${bare}\n`);
+          process.stdout.write(`revoked ${escapeForTerminal(bare)}\n`);
         } else {
-          process.stderr.write(`berth: no active token with id ${bare}\n`);
+          process.stderr.write(`berth: no active token with id ${escapeForTerminal(bare)}\n`);
           process.exitCode = 1;
         }
       });

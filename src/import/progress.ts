@@ -1,6 +1,7 @@
 // The progress bar of the long CLI commands (`berth import compute-nodes`, `berth export
 // placement`): a cli-progress bar on a TTY, nothing otherwise (pipes and CI logs stay clean).
 import cliProgress from 'cli-progress';
+import { escapeForTerminal } from '../text-table';
 
 /** The stream the bar draws on (process.stderr in the CLI). */
 export interface ProgressStream {
@@ -39,11 +40,12 @@ export class ProgressBar {
     return this.bar !== undefined;
   }
 
-  /** Updates the bar (`done` of `total` rows; `label`: the current row or step). */
-  update(done: number, total: number, label = ''): void {
+  /** Updates the bar (`done` of `total` rows; `label`: the current row or step, escaped). */
+  update(done: number, total: number, rawLabel = ''): void {
     if (!this.bar) {
       return;
     }
+    const label = escapeForTerminal(rawLabel);
     if (!this.started) {
       this.bar.start(total, done, { label });
       this.started = true;

@@ -1,6 +1,6 @@
 // Renders an import summary as a plain-text table (one line per row, indented details beneath
 // for what changed, what was skipped and why) followed by the totals.
-import { alignedRows } from '../text-table';
+import { alignedRows, escapeForTerminal } from '../text-table';
 import { IMPORT_ACTIONS, type ImportSummary, type NodeOutcome } from './import-service';
 
 function detailsOf(n: NodeOutcome): string[] {
@@ -19,13 +19,13 @@ export function renderSummary(summary: ImportSummary): string {
   const [headLine, ...rowLines] = alignedRows([head, ...rows]);
   const indent = ' '.repeat(Math.max(head[0]!.length, ...rows.map((r) => r[0]!.length)) + 2);
   const lines = [
-    `${summary.dryRun ? 'DRY RUN (nothing written): ' : ''}compute nodes from ${summary.source}`,
+    `${summary.dryRun ? 'DRY RUN (nothing written): ' : ''}compute nodes from ${escapeForTerminal(summary.source)}`,
     headLine!,
   ];
   summary.nodes.forEach((n, i) => {
     lines.push(rowLines[i]!);
     for (const d of detailsOf(n)) {
-      lines.push(`${indent}${d}`);
+      lines.push(`${indent}${escapeForTerminal(d)}`);
     }
   });
   const verb = summary.dryRun ? 'would be ' : '';

@@ -1,7 +1,7 @@
 // Renders a Placement export summary: one line per kind (written / reused from the target), then
 // what --replace removed.
 
-import { alignedRows } from '../../text-table';
+import { alignedRows, escapeForTerminal } from '../../text-table';
 import type { PlacementExportSummary } from './export-placement';
 import { EXPORT_KINDS } from './write-placement';
 
@@ -14,7 +14,7 @@ export function renderExportSummary(s: PlacementExportSummary): string {
     String(s.counts[k].reused),
   ]);
   const lines = [
-    `${s.dryRun ? 'DRY RUN (nothing written): ' : ''}Placement database ${s.target}`,
+    `${s.dryRun ? 'DRY RUN (nothing written): ' : ''}Placement database ${escapeForTerminal(s.target)}`,
     ...alignedRows([head, ...rows], [1, 2]),
   ];
   const r = s.removed;

@@ -7,6 +7,7 @@ import type { EntityManager } from 'typeorm';
 import { rowsOf } from '../db/rows';
 import type { LockedConsumer } from './allocation-consumers';
 import { assertConsumerTypeOrThrow } from './consumer';
+import { assertAllocationAmountOrThrow, assertExternalIdOrThrow } from './consumer-rules';
 import { BadRequestError, ConflictError, ErrorCode, withPlacementMessage } from './errors';
 import { incrementGenerationsById } from './generation';
 import { classIdsOrThrow } from './inventory';
@@ -53,11 +54,8 @@ export function normalizeInputsOrThrow(
       assertConsumerTypeOrThrow(c.consumerType);
     }
     for (const id of [c.projectId, c.userId]) {
-      if (id !== undefined && id !== null && (id.length === 0 || id.length > 255)) {
-        throw new BadRequestError(
-          'project_id and user_id must be 1 to 255 characters.',
-          ErrorCode.INVALID_NAME,
-        );
+      if (id !== undefined && id !== null) {
+        assertExternalIdOrThrow('project_id and user_id', id);
       }
     }
     const providers = new Set<string>();
@@ -78,12 +76,7 @@ export function normalizeInputsOrThrow(
         );
       }
       for (const [rc, amount] of entries) {
-        if (!Number.isInteger(amount) || amount < 1 || amount > 2147483647) {
-          throw new BadRequestError(
-            `Invalid amount ${amount} of ${rc} for consumer ${consumerUuid}: it must be an integer from 1 to 2147483647.`,
-            ErrorCode.ALLOCATION_INVALID,
-          );
-        }
+        assertAllocationAmountOrThrow(consumerUuid, rc, amount);
       }
       return { providerUuid, resources: a.resources };
     });

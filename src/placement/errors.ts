@@ -35,6 +35,7 @@ const PRECISE_CODES = {
   UNKNOWN_PLUGIN: 'berth.scheduler.unknown_plugin',
   UNKNOWN_PROFILE: 'berth.scheduler.unknown_profile',
   SCHEDULER_RELOAD_FAILED: 'berth.scheduler.reload_failed',
+  IMPORT_INVALID_SOURCE: 'berth.import.invalid_source',
 } as const;
 
 /** Stable error codes. Never change or reuse one (upstream errors.py rule). */

@@ -26,6 +26,30 @@ export function assertCustomNameOrThrow(kind: 'resource class' | 'trait', name: 
   }
 }
 
+/**
+ * Checks a resource class or trait name as the API accepts it in a write: a standard name (one of
+ * `standard`, i.e. os-resource-classes / os-traits as seeded) or a custom one that
+ * {@link assertCustomNameOrThrow} accepts (createResourceClass / createTrait would create it).
+ * @throws BadRequestError: berth.invalid_name for a malformed CUSTOM_ name,
+ *   berth.resource_class.not_found / berth.trait.not_found for any other unknown name.
+ */
+export function assertStandardOrCustomNameOrThrow(
+  kind: 'resource class' | 'trait',
+  name: string,
+  standard: ReadonlySet<string>,
+): void {
+  if (isCustomName(name)) {
+    assertCustomNameOrThrow(kind, name);
+    return;
+  }
+  if (!standard.has(name)) {
+    throw new BadRequestError(
+      kind === 'trait' ? `No such trait(s): ${name}.` : `No such resource class ${name}.`,
+      kind === 'trait' ? ErrorCode.TRAIT_NOT_FOUND : ErrorCode.RESOURCE_CLASS_NOT_FOUND,
+    );
+  }
+}
+
 /** A row of a name catalogue (`resource_classes`, `traits`). */
 export interface NameRow {
   readonly id: number;

@@ -8,6 +8,7 @@ import type { ConsumerAllocationsInput } from './allocation-write';
 import { noteAudit, noteAuditDetails } from './audit';
 import { type ChangeBus, writeTransaction } from './change-bus';
 import { INCOMPLETE_CONSUMER_ID } from './consumer';
+import { assertExternalIdOrThrow } from './consumer-rules';
 import { BadRequestError, ConcurrentUpdateError, ErrorCode, QuotaExceededError } from './errors';
 import { MAX_INT } from './inventory-rules';
 import {
@@ -84,12 +85,6 @@ function checkLimitInput(l: QuotaLimitInput): void {
   }
 }
 
-function checkExternalId(what: string, id: string): void {
-  if (id.length === 0 || id.length > 255) {
-    throw new BadRequestError(`${what} must be 1 to 255 characters.`, ErrorCode.INVALID_NAME);
-  }
-}
-
 /** Audit details of a limits write: resource -> { from, to } (null = no limit), under the lock. */
 async function limitChanges(
   em: EntityManager,
@@ -127,10 +122,10 @@ export class QuotaService {
    * @throws BadRequestError (ids, unknown resource class, bad limit, duplicate resource).
    */
   async setLimits(input: SetQuotaLimitsInput): Promise<QuotaReport> {
-    checkExternalId('projectId', input.projectId);
+    assertExternalIdOrThrow('projectId', input.projectId);
     const userId = input.userId ?? null;
     if (userId !== null) {
-      checkExternalId('userId', userId);
+      assertExternalIdOrThrow('userId', userId);
     }
     const seen = new Set<string>();
     for (const l of input.limits) {

@@ -8,6 +8,7 @@ import { type ChangeBus, writeTransaction } from './change-bus';
 import { BadRequestError, ConflictError, ErrorCode, NotFoundError } from './errors';
 import { type ProviderFilterSql, providerFilterSql } from './provider-filter';
 import { PROVIDER_SELECT, type ProviderRow, toProviderRecord } from './provider-record';
+import { assertProviderNameOrThrow } from './provider-rules';
 import { insertProvider } from './provider-writes';
 import type { ResourceProviderRecord } from './types';
 import { isUuid, normalizeUuidOrThrow } from './uuid';
@@ -30,15 +31,6 @@ export interface UpdateProviderInput {
   readonly generation?: number;
   /** Placement < 1.37 refuses re-parenting and un-parenting. */
   readonly allowReparenting?: boolean;
-}
-
-function checkName(name: string): void {
-  if (name.length < 1 || name.length > 200) {
-    throw new BadRequestError(
-      `Invalid resource provider name '${name}': it must be 1 to 200 characters long.`,
-      ErrorCode.INVALID_NAME,
-    );
-  }
 }
 
 function isUniqueViolation(err: unknown): err is { constraint?: string } {
@@ -171,7 +163,7 @@ export class ResourceProviderService {
    *   ConflictError (placement.duplicate_name).
    */
   async create(input: CreateProviderInput): Promise<ResourceProviderRecord> {
-    checkName(input.name);
+    assertProviderNameOrThrow(input.name);
     const uuid = input.uuid
       ? normalizeUuidOrThrow(input.uuid, 'resource provider uuid')
       : undefined;
@@ -230,7 +222,7 @@ export class ResourceProviderService {
    */
   async update(input: UpdateProviderInput): Promise<ResourceProviderRecord> {
     if (input.name !== undefined) {
-      checkName(input.name);
+      assertProviderNameOrThrow(input.name);
     }
     const uuid = normalizeUuidOrThrow(input.uuid, 'resource provider uuid');
     try {

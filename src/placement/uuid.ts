@@ -2,6 +2,8 @@
 import { BadRequestError, ErrorCode } from './errors';
 
 const UUID_RE = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+/** Already canonical: lower case, dashed (nearly every uuid; returned as is). */
+const CANONICAL_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** True when `v` is a UUID in any accepted form. */
 export function isUuid(v: string): boolean {
@@ -13,6 +15,9 @@ export function isUuid(v: string): boolean {
  * @throws BadRequestError naming `what` when `v` is not a UUID.
  */
 export function normalizeUuidOrThrow(v: string, what = 'uuid'): string {
+  if (CANONICAL_RE.test(v)) {
+    return v;
+  }
   if (!UUID_RE.test(v)) {
     throw new BadRequestError(
       `Invalid ${what}: '${v}' is not a valid UUID.`,

@@ -1,5 +1,7 @@
 // GraphQL: importPlacement, the twin of `berth import placement` (admin only: mutations not
-// listed in src/auth/roles.ts are admin-only). Reads a Placement 8.0 database and imports it.
+// listed in src/auth/roles.ts are admin-only). Reads a Placement 8.0 database and imports it;
+// source rows berth's API would refuse refuse the import (berth.import.invalid_source, nothing
+// written) unless skipInvalid, which leaves them out and lists them.
 
 import { redactUrl } from '../src/import/legacy-source';
 import {
@@ -10,6 +12,7 @@ import {
 } from '../src/import/placement/import-placement';
 import { BadRequestError, ErrorCode, isPlacementError } from '../src/placement/errors';
 import type { OverCommit } from '../src/placement/placement-import/plan';
+import type { SourceFinding } from '../src/placement/placement-import/source-findings';
 import { adminOnly } from './access';
 import { builder } from './builder';
 
@@ -29,8 +32,38 @@ const PlacementImportKind = builder
       overCommitted: t.exposeInt('overCommitted', {
         description: 'Inventories whose source allocations exceed capacity (imported as they are).',
       }),
+      skipped: t.int({
+        description:
+          'Source rows left out (skipInvalid): breaking a rule of the API, or depending on a row that does.',
+        resolve: (c) => c.skipped ?? 0,
+      }),
     }),
   });
+
+/** Most skipped rows importPlacement lists (skippedCount counts them all). */
+const MAX_SKIPPED_LISTED = 1000;
+
+const PlacementSkippedRow = builder.objectRef<SourceFinding>('PlacementSkippedRow').implement({
+  ...adminOnly,
+  description:
+    "A source row the import left out (skipInvalid): it breaks a rule berth's API enforces, or depends on a row that does.",
+  fields: (t) => ({
+    kind: t.exposeString('kind', {
+      description:
+        'provider, inventory, provider trait, provider aggregate, consumer, allocation, resource class, trait, aggregate, project, user or consumer type.',
+    }),
+    row: t.exposeString('row', {
+      description: 'Which source row: its id in the source, and its uuid or name.',
+    }),
+    rule: t.exposeString('rule', {
+      description:
+        'The rule: invalid-uuid, duplicate-uuid, invalid-name, unknown-name, duplicate-name, invalid-generation, invalid-inventory, invalid-amount, no-inventory, duplicate-row, missing-reference, invalid-parent, parent-cycle, root-mismatch, or depends-on-skipped (valid, but needs a row left out).',
+    }),
+    message: t.exposeString('message', {
+      description: "What is wrong, in the API's words where the rule is the API's.",
+    }),
+  }),
+});
 
 const PlacementOverCommit = builder.objectRef<OverCommit>('PlacementOverCommit').implement({
   ...adminOnly,
@@ -87,6 +120,15 @@ const PlacementImportSummary = builder
       incompleteConsumers: t.exposeInt('incompleteConsumers', {
         description: 'Consumers made for allocations without a consumers row.',
       }),
+      skipped: t.field({
+        type: [PlacementSkippedRow],
+        description: `Source rows left out (skipInvalid): those breaking a rule first, then the providers and consumers depending on them; the first ${MAX_SKIPPED_LISTED}.`,
+        resolve: (s) => (s.skipped ?? []).slice(0, MAX_SKIPPED_LISTED),
+      }),
+      skippedCount: t.int({
+        description: 'How many source rows were left out (all of them, listed or not).',
+        resolve: (s) => (s.skipped ?? []).length,
+      }),
       seconds: t.exposeFloat('seconds', { description: 'How long the import took.' }),
     }),
   });
@@ -109,6 +151,12 @@ const ImportPlacementInput = builder.inputType('ImportPlacementInput', {
       defaultValue: false,
       description: 'Overwrite berth providers and consumers whose content differs from the source.',
     }),
+    skipInvalid: t.boolean({
+      required: false,
+      defaultValue: false,
+      description:
+        "Import what is valid: leave out, and list in skipped, the source rows berth's API would refuse and the providers and consumers that depend on them. False: any such row refuses the whole import (berth.import.invalid_source, nothing written).",
+    }),
   }),
 });
 
@@ -116,7 +164,7 @@ builder.mutationField('importPlacement', (t) =>
   t.field({
     type: PlacementImportSummary,
     description:
-      'Imports a Placement 8.0 database (same uuids, names, generations, trees, classes, traits, aggregates, consumers and allocations), in batches of one transaction each; idempotent; refuses conflicting berth data unless replace.',
+      "Imports a Placement 8.0 database (same uuids, names, generations, trees, classes, traits, aggregates, consumers and allocations), in batches of one transaction each; idempotent; refuses source rows berth's API would refuse unless skipInvalid, and conflicting berth data unless replace.",
     args: {
       input: t.arg({ type: ImportPlacementInput, required: true, description: 'What to import.' }),
     },
@@ -128,6 +176,7 @@ builder.mutationField('importPlacement', (t) =>
         return await importPlacement(ctx.services, input.from, {
           dryRun: input.dryRun ?? false,
           replace: input.replace ?? false,
+          skipInvalid: input.skipInvalid ?? false,
           batch: input.batch ?? undefined,
         });
       } catch (err) {

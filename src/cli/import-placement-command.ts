@@ -1,6 +1,7 @@
-// `berth import placement --from URL [--dry-run] [--batch N] [--replace]`: migrates a running
-// Placement 8.0 database into berth (src/import/placement), with a progress bar on a TTY
-// (cli-progress) and a summary table at the end.
+// `berth import placement --from URL [--dry-run] [--batch N] [--replace] [--skip-invalid]`:
+// migrates a running Placement 8.0 database into berth (src/import/placement), with a progress bar
+// on a TTY (cli-progress) and a summary table at the end. Source rows berth's API would refuse stop
+// the import before anything is written (exit 1, each row named) unless --skip-invalid.
 
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
@@ -14,10 +15,12 @@ import {
   importPlacement,
   type PlacementImportSummary,
 } from '../import/placement/import-placement';
+import { PlacementImportInvalidError } from '../import/placement/invalid-source-error';
 import { renderPlacementSummary } from '../import/placement/summary';
 import type { ProgressStream } from '../import/progress';
 import { runAudited } from '../placement/audit';
 import { createServices } from '../services';
+import { escapeForTerminal, jsonForTerminal } from '../text-table';
 import { openDatabase } from './database';
 import { describeStartupError } from './errors';
 import { positiveInt } from './int-options';
@@ -28,13 +31,15 @@ export interface PlacementCommandOptions {
   readonly dryRun?: boolean;
   readonly batch: number;
   readonly replace?: boolean;
+  readonly skipInvalid?: boolean;
   readonly json?: boolean;
 }
 
 /**
  * Runs the import into `dataSource`, writing the summary to `out` and a bar to `progress` when
  * it is a TTY.
- * @throws when the source cannot be read, or on a conflict (nothing written).
+ * @throws when the source cannot be read, when it holds invalid rows (without skipInvalid), or on
+ *   a conflict (nothing written in either case).
  */
 export async function runPlacementImport(
   dataSource: DataSource,
@@ -61,20 +66,20 @@ export async function runPlacementImport(
         dryRun: opts.dryRun ?? false,
         batch: opts.batch,
         replace: opts.replace ?? false,
+        skipInvalid: opts.skipInvalid ?? false,
         onProgress: (done, total, label) => {
           if (!bar) return;
+          const shown = { label: escapeForTerminal(label) };
           if (!started) {
-            bar.start(total, 0, { label });
+            bar.start(total, 0, shown);
             started = true;
           }
-          bar.update(done, { label });
+          bar.update(done, shown);
         },
       }),
     );
     bar?.stop();
-    out.write(
-      `${opts.json ? JSON.stringify(summary, null, 2) : renderPlacementSummary(summary)}\n`,
-    );
+    out.write(`${opts.json ? jsonForTerminal(summary) : renderPlacementSummary(summary)}\n`);
     return summary;
   } finally {
     bar?.stop();
@@ -92,7 +97,21 @@ export function registerImportPlacementCommand(importCmd: Command): void {
     .option('--dry-run', 'report what would change; write nothing')
     .option('--batch <n>', 'providers (then consumers) per transaction', positiveInt, DEFAULT_BATCH)
     .option('--replace', "overwrite berth's providers and consumers that differ from the source")
+    .option(
+      '--skip-invalid',
+      "import what is valid: leave out (and list) source rows berth's API would refuse and the " +
+        'providers and consumers that depend on them; without it any such row refuses the whole ' +
+        'import (exit 1, nothing written, each row named)',
+    )
     .option('--json', 'print the summary as JSON')
+    .addHelpText(
+      'after',
+      '\nExit status: 0 imported (or nothing to change); 1 failed: the source is unreadable, holds ' +
+        "rows berth's API would refuse, or berth holds data that differs (without --replace), and " +
+        'then nothing was written (a run interrupted part-way is completed by a re-run); 2 imported ' +
+        'with --skip-invalid, some source rows left out (listed).\nThe rules every source row must ' +
+        'pass: docs/import-and-quota.md, section 3.',
+    )
     .action(async (opts: PlacementCommandOptions) => {
       let db: Awaited<ReturnType<typeof openDatabase>>;
       try {
@@ -105,9 +124,22 @@ export function registerImportPlacementCommand(importCmd: Command): void {
         return;
       }
       try {
-        await runPlacementImport(db.dataSource, opts, process.stdout, process.stderr);
+        const summary = await runPlacementImport(
+          db.dataSource,
+          opts,
+          process.stdout,
+          process.stderr,
+        );
+        // As `berth import compute-nodes`: 2 = finished, but some source rows were left out.
+        if ((summary.skipped ?? []).length > 0) {
+          process.exitCode = 2;
+        }
       } catch (err) {
-        process.stderr.write(`berth: import failed: ${(err as Error).message}\n`);
+        // Each line escaped on its own: the rows of an invalid source stay one per line, and
+        // nothing taken from the source can start a line of its own.
+        const lines =
+          err instanceof PlacementImportInvalidError ? err.lines() : [(err as Error).message];
+        process.stderr.write(`berth: import failed: ${lines.map(escapeForTerminal).join('\n')}\n`);
         process.exitCode = 1;
       } finally {
         await db.close();

@@ -67,6 +67,77 @@ describe('importPlacement', () => {
     expect(kind(again, 'consumers')).toMatchObject({ created: 0, updated: 0, unchanged: 4 });
   });
 
+  it('refuses a source with an Infinity ratio (berth.import.invalid_source, the row named, nothing written); skipInvalid imports the rest', async () => {
+    const bad = await createPostgresPlacementSource();
+    try {
+      const [host, spare, greedy] = [randomUUID(), randomUUID(), randomUUID()];
+      await bad.fill({
+        providers: [
+          { uuid: host, name: `inf-${host}`, inventories: { VCPU: { total: 10 } } },
+          { uuid: spare, name: `spare-${spare}`, inventories: { VCPU: { total: 10 } } },
+        ],
+        consumers: [
+          {
+            uuid: greedy,
+            project: 'p-inf',
+            user: 'u-inf',
+            allocations: [{ provider: host, resourceClass: 'VCPU', used: 50 }],
+          },
+        ],
+      });
+      await bad.query(
+        "UPDATE inventories SET allocation_ratio = 'Infinity' WHERE resource_provider_id = (SELECT id FROM resource_providers WHERE uuid = ?)",
+        [host],
+      );
+      const capacity = '{ capacity { lines { resourceClass capacity used } } }';
+      const before = await gql(t.app, capacity);
+      const refused = await gql(t.app, IMPORT, { input: { from: bad.url } });
+      expect(refused.data).toBeNull();
+      expect(refused.errors?.[0]?.extensions?.code).toBe('berth.import.invalid_source');
+      // (GraphQL words: allocationRatio; the CLI says allocation_ratio.)
+      expect(refused.errors?.[0]?.message).toMatch(
+        /inventory id \d+ \(VCPU of provider id 1\): invalid-inventory: Bad inventory VCPU: allocationRatio must be a number greater than 0 \(got Infinity\)/,
+      );
+      expect(await gql(t.app, capacity)).toEqual(before);
+
+      const skipped = await gql(
+        t.app,
+        `mutation I($input: ImportPlacementInput!) {
+          importPlacement(input: $input) {
+            kinds { kind created skipped }
+            skipped { kind row rule message }
+            skippedCount
+          }
+        }`,
+        { input: { from: bad.url, skipInvalid: true } },
+      );
+      expect(skipped.errors).toBeUndefined();
+      const summary = skipped.data.importPlacement;
+      expect(summary.skippedCount).toBe(3);
+      expect(summary.skipped.map((f: { kind: string; rule: string }) => [f.kind, f.rule])).toEqual([
+        ['inventory', 'invalid-inventory'],
+        ['provider', 'depends-on-skipped'],
+        ['consumer', 'depends-on-skipped'],
+      ]);
+      expect(summary.kinds.find((k: { kind: string }) => k.kind === 'providers')).toEqual({
+        kind: 'providers',
+        created: 1,
+        skipped: 1,
+      });
+      // The cloud-wide capacity still answers, with the spare host's 10 VCPU added, nothing used.
+      const after = await gql(t.app, capacity);
+      expect(after.errors).toBeUndefined();
+      const vcpu = (r: typeof after) =>
+        r.data.capacity[0].lines.find(
+          (l: { resourceClass: string }) => l.resourceClass === 'VCPU',
+        ) ?? { capacity: 0, used: 0 };
+      expect(vcpu(after).capacity - vcpu(before).capacity).toBe(10);
+      expect(vcpu(after).used).toBe(vcpu(before).used);
+    } finally {
+      await bad.drop();
+    }
+  });
+
   it('answers berth.invalid_input for a source it cannot read', async () => {
     const r = await gql(t.app, IMPORT, { input: { from: 'postgresql://u:secret@127.0.0.1:1/p' } });
     expect(r.errors?.[0]?.extensions?.code).toBe('berth.invalid_input');

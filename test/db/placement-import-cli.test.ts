@@ -60,7 +60,7 @@ describe('berth import placement (real process)', () => {
       const out = collect(rerun);
       expect(await exitOf(rerun)).toBe(0);
       expect(out.out()).toMatch(/^Placement database postgresql:\/\/.*\nKIND +CREATED/);
-      expect(out.out()).toMatch(/\nproviders +\d+ +0 +\d+ +-\n/);
+      expect(out.out()).toMatch(/\nproviders +\d+ +0 +\d+ +- +0\n/);
       const source = await openPlacementSource(src.url);
       const snap = await readPlacement(source).finally(() => source.close());
       expect(await differencesFrom(target.dataSource, snap)).toEqual([]);
@@ -70,8 +70,72 @@ describe('berth import placement (real process)', () => {
       const third = berth(['import', 'placement', '--from', src.url], env);
       const out3 = collect(third);
       expect(await exitOf(third)).toBe(0);
-      expect(out3.out()).toMatch(/\nproviders +0 +0 +800 +-\n/);
+      expect(out3.out()).toMatch(/\nproviders +0 +0 +800 +- +0\n/);
       expect(out3.out()).toMatch(/nothing to change: berth already holds this Placement data\n$/);
+    },
+  );
+
+  realPostgresIt(
+    'exits 1 naming each invalid source row, writing nothing; --skip-invalid imports the rest and exits 2',
+    async () => {
+      const bad = await createPostgresPlacementSource();
+      try {
+        const [ok, nan] = [randomUUID(), randomUUID()];
+        await bad.fill({
+          providers: [
+            { uuid: ok, name: `ok-${ok}`, inventories: { VCPU: { total: 4 } } },
+            { uuid: nan, name: `nan-${nan}`, inventories: { VCPU: { total: 4 } } },
+          ],
+        });
+        await bad.query(
+          "UPDATE inventories SET allocation_ratio = 'NaN' WHERE resource_provider_id = (SELECT id FROM resource_providers WHERE uuid = ?)",
+          [nan],
+        );
+        // A second spelling of a provider's uuid (capitals): two objects berth would merge.
+        await bad.query(
+          'INSERT INTO resource_providers (uuid, name, generation) VALUES (?, ?, 0)',
+          [ok.toUpperCase(), 'shadow'],
+        );
+        // A uuid that tries to forge a line of its own and clear the screen.
+        await bad.query(
+          'INSERT INTO resource_providers (uuid, name, generation) VALUES (?, ?, 0)',
+          ['x\n  provider ok\u001b[2J', 'forger'],
+        );
+        const providers = await count('resource_providers');
+        const refused = berth(['import', 'placement', '--from', bad.url], env);
+        const io = collect(refused);
+        expect(await exitOf(refused)).toBe(1);
+        expect(io.err()).toMatch(/^berth: import failed: the Placement database holds 4 row\(s\)/);
+        // One line per row; the forged uuid stays inside its own, escaped.
+        expect(
+          io
+            .err()
+            .split('\n')
+            .filter((l) => l.startsWith('  ')),
+        ).toHaveLength(4);
+        expect(io.err()).toContain('uuid "x\\n  provider ok\\x1b[2J": invalid-uuid: ');
+        expect(io.err()).not.toContain('\u001b');
+        expect(io.err()).toContain('inventory id ');
+        expect(io.err()).toContain(': invalid-inventory: Bad inventory VCPU: allocation_ratio');
+        expect(io.err()).toContain(`provider id 1, uuid "${ok}": duplicate-uuid: `);
+        expect(io.err()).toContain(`uuid "${ok.toUpperCase()}": duplicate-uuid: `);
+        expect(await count('resource_providers')).toBe(providers);
+
+        const skipping = berth(['import', 'placement', '--from', bad.url, '--skip-invalid'], env);
+        const out = collect(skipping);
+        expect(await exitOf(skipping)).toBe(2);
+        expect(out.out()).toMatch(/\nproviders +0 +0 +0 +- +4\n/);
+        expect(out.out()).toContain(
+          'skipped (--skip-invalid): 4 source row(s) breaking a rule, 1 provider(s) and consumer(s) depending on them:',
+        );
+        expect(out.out()).not.toContain('\u001b');
+        expect(out.out()).toContain(
+          `provider id 2, uuid "${nan}": depends-on-skipped: its inventory id`,
+        );
+        expect(await count('resource_providers')).toBe(providers);
+      } finally {
+        await bad.drop();
+      }
     },
   );
 
@@ -93,7 +157,7 @@ describe('berth import placement (real process)', () => {
       const dryIo = collect(dry);
       expect(await exitOf(dry)).toBe(0);
       expect(dryIo.out()).toMatch(/^DRY RUN \(nothing written\)/);
-      expect(dryIo.out()).toMatch(/\nproviders +0 +1 +799 +-\n/);
+      expect(dryIo.out()).toMatch(/\nproviders +0 +1 +799 +- +0\n/);
       expect(
         (await admin.query('SELECT name FROM resource_providers WHERE uuid = $1', [uuid])).rows[0]
           .name,

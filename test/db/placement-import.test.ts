@@ -71,7 +71,9 @@ describe.each([
       updated: 0,
       unchanged: 0,
       overCommitted: 0,
+      skipped: 0,
     });
+    expect(summary.skipped).toEqual([]);
     expect(created(summary, 'consumers')).toBe(5);
     expect(created(summary, 'allocations')).toBe(13);
     // Each batch's audit event counts what it wrote: together they make the summary.

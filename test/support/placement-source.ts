@@ -346,6 +346,27 @@ export async function fillPlacement(
   );
 }
 
+/** Deletes every row a fixture inserts (both dialects; the self-references unlinked first). */
+export async function clearPlacement(query: PlacementSourceDb['query']): Promise<void> {
+  await query('UPDATE resource_providers SET parent_provider_id = NULL, root_provider_id = NULL');
+  for (const table of [
+    'allocations',
+    'consumers',
+    'inventories',
+    'resource_provider_traits',
+    'resource_provider_aggregates',
+    'resource_providers',
+    'placement_aggregates',
+    'projects',
+    'users',
+    'consumer_types',
+    'resource_classes',
+    'traits',
+  ]) {
+    await query(`DELETE FROM ${table}`);
+  }
+}
+
 /** Why placement-manage cannot be used here, or undefined when it can. */
 export async function placementManageProblem(): Promise<string | undefined> {
   try {

@@ -1,8 +1,10 @@
-// `berth import placement`: reads a whole Placement 8.0 database, checks it against berth (a
-// provider or consumer berth holds with other content, or a name held under another uuid, is a
-// conflict unless --replace), then writes the catalogue, providers (parents first) and consumers
-// in batches, one transaction each, skipping what berth already holds identically. A re-run, or a
-// run after a crash, completes to the same end state without bumping a generation.
+// `berth import placement`: reads a whole Placement 8.0 database and checks every row with the
+// rules berth's API enforces (a row that breaks one refuses the whole import, unless skipInvalid
+// leaves it out with the rows that depend on it), checks it against berth (a provider or consumer
+// berth holds with other content, or a name held under another uuid, is a conflict unless
+// --replace), then writes the catalogue, providers (parents first) and consumers in batches, one
+// transaction each, skipping what berth already holds identically. A re-run, or a run after a
+// crash, completes to the same end state without bumping a generation.
 import type { DataSource } from 'typeorm';
 import { noteAuditDetails } from '../../placement/audit';
 import { type ChangeBus, writeTransaction } from '../../placement/change-bus';
@@ -24,7 +26,10 @@ import {
   planConsumers,
   planProviders,
 } from '../../placement/placement-import/plan';
-import { type PlacementSnapshot, readPlacement } from './read-placement';
+import type { SourceFinding } from '../../placement/placement-import/source-findings';
+import type { CheckedSource, ImportKind } from '../../placement/placement-import/validate-source';
+import { PlacementImportInvalidError } from './invalid-source-error';
+import { readCheckedPlacement } from './read-placement';
 import { openPlacementSource } from './source';
 
 /** Default providers (and consumers) per transaction. */
@@ -38,13 +43,18 @@ export interface PlacementImportOptions {
   readonly batch?: number;
   /** Overwrite berth providers and consumers whose content differs from the source. */
   readonly replace?: boolean;
+  /**
+   * Import what is valid: leave out the source rows that break a rule and the rows that depend on
+   * them, and list them in the summary. Off: any such row refuses the whole import.
+   */
+  readonly skipInvalid?: boolean;
   /** After each batch: objects done, objects in total, what is being imported. */
   readonly onProgress?: (done: number, total: number, label: string) => void;
   /** After each committed batch (tests use it to crash between batches). */
   readonly onBatchCommitted?: (batch: number) => void | Promise<void>;
 }
 
-export type SummaryKind = CatalogKind | 'providers' | 'inventories' | 'consumers' | 'allocations';
+export type SummaryKind = ImportKind;
 
 /** Counts for one kind. */
 export interface KindCounts {
@@ -52,6 +62,8 @@ export interface KindCounts {
   updated: number;
   unchanged: number;
   overCommitted: number;
+  /** Source rows left out (skipInvalid): breaking a rule, or depending on a row that does. */
+  skipped: number;
 }
 
 /** The outcome of an import (or, for a dry run, what it would do). */
@@ -65,6 +77,11 @@ export interface PlacementImportSummary {
   readonly replaced: readonly { kind: string; uuid: string; differences: readonly string[] }[];
   /** Consumers made for allocations without a consumers row (Placement's incomplete consumers). */
   readonly incompleteConsumers: number;
+  /**
+   * Source rows left out (skipInvalid): those breaking a rule first, then the valid providers and
+   * consumers that depend on them (rule depends-on-skipped). Empty (or absent) when none were.
+   */
+  readonly skipped?: readonly SourceFinding[];
   /** False when berth already held everything (nothing written or to write). */
   readonly changed: boolean;
   readonly seconds: number;
@@ -111,7 +128,10 @@ const ACTION_FIELD: Record<Exclude<PlanAction, 'conflict'>, keyof KindCounts> = 
 
 class Tally {
   readonly counts = Object.fromEntries(
-    ALL_KINDS.map((k) => [k, { created: 0, updated: 0, unchanged: 0, overCommitted: 0 }]),
+    ALL_KINDS.map((k) => [
+      k,
+      { created: 0, updated: 0, unchanged: 0, overCommitted: 0, skipped: 0 },
+    ]),
   ) as Record<SummaryKind, KindCounts>;
   readonly replaced: { kind: string; uuid: string; differences: string[] }[] = [];
 
@@ -119,7 +139,7 @@ class Tally {
   audit(): Record<string, Record<string, number>> {
     return Object.fromEntries(
       ALL_KINDS.flatMap((k) => {
-        const { overCommitted: _, ...c } = this.counts[k];
+        const { overCommitted: _, skipped: __, ...c } = this.counts[k];
         const nonZero = Object.entries(c).filter(([, n]) => n > 0);
         return nonZero.length > 0 ? [[k, Object.fromEntries(nonZero)]] : [];
       }),
@@ -158,11 +178,15 @@ class Tally {
   }
 }
 
-/** Imports a snapshot already read (tests and the differential harness call this directly). */
+/**
+ * Imports a source already read and checked.
+ * @throws PlacementImportInvalidError when rows break a rule and `skipInvalid` is off;
+ *   PlacementImportConflictError. Either way nothing was written.
+ */
 export async function importPlacementSnapshot(
   ds: DataSource,
   bus: ChangeBus,
-  snap: PlacementSnapshot,
+  checked: CheckedSource,
   description: string,
   opts: PlacementImportOptions = {},
 ): Promise<PlacementImportSummary> {
@@ -171,6 +195,10 @@ export async function importPlacementSnapshot(
   if (!Number.isInteger(size) || size < 1) {
     throw new Error(`batch must be an integer of at least 1 (got ${size})`);
   }
+  if (checked.invalid.length > 0 && !opts.skipInvalid) {
+    throw new PlacementImportInvalidError(checked.invalid, checked.dependents.length);
+  }
+  const snap = checked.snapshot;
   const replace = opts.replace ?? false;
   const pBatches = chunks(snap.providers, size);
   const cBatches = chunks(snap.consumers, size);
@@ -267,6 +295,9 @@ export async function importPlacementSnapshot(
     }
   }
   tally.counts.inventories.overCommitted = over.length;
+  for (const k of ALL_KINDS) {
+    tally.counts[k].skipped = checked.skipped[k];
+  }
   const changed = ALL_KINDS.some((k) => tally.counts[k].created + tally.counts[k].updated > 0);
   if (changed && !opts.dryRun) {
     // Bulk writes: tell every candidate index, cache and live feed to reload once at the end.
@@ -279,6 +310,7 @@ export async function importPlacementSnapshot(
     overCommitted: over,
     replaced: tally.replaced,
     incompleteConsumers: snap.incompleteConsumers,
+    skipped: [...checked.invalid, ...checked.dependents],
     changed,
     seconds: (Date.now() - started) / 1000,
   };
@@ -286,7 +318,8 @@ export async function importPlacementSnapshot(
 
 /**
  * Reads the Placement database at `from` and imports it into berth.
- * @throws Error when the source cannot be read; PlacementImportConflictError (nothing written).
+ * @throws Error when the source cannot be read; PlacementImportInvalidError,
+ *   PlacementImportConflictError (nothing written).
  */
 export async function importPlacement(
   services: { readonly dataSource: DataSource; readonly changes: ChangeBus },
@@ -295,16 +328,16 @@ export async function importPlacement(
 ): Promise<PlacementImportSummary> {
   const started = Date.now();
   const source = await openPlacementSource(from);
-  let snap: PlacementSnapshot;
+  let checked: CheckedSource;
   try {
-    snap = await readPlacement(source);
+    checked = await readCheckedPlacement(source);
   } finally {
     await source.close();
   }
   const summary = await importPlacementSnapshot(
     services.dataSource,
     services.changes,
-    snap,
+    checked,
     source.description,
     opts,
   );

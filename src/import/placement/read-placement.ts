@@ -1,13 +1,14 @@
-// Reads a whole Placement 8.0 database into memory, by names and uuids only (never by ids: a
-// source id means nothing in berth). Standard classes are rows of resource_classes once Placement
-// has started (deploy.update_database syncs os-resource-classes with id = list index); an id
-// missing from the table falls back to that index, as Placement's own cache would.
-import { STANDARD_RESOURCE_CLASSES } from '../../db/seed';
-import { normalizeUuidOrThrow } from '../../placement/uuid';
+// Reads a whole Placement 8.0 database, table by table, as the rows it holds (source ids kept as
+// text, values as stored: src/placement/placement-import/source-rows.ts), then checks them with
+// the rules berth's API enforces (validate-source.ts). Standard classes are rows of
+// resource_classes once Placement has started (deploy.update_database syncs os-resource-classes
+// with id = list index); an id missing from the table falls back to that index, as Placement's
+// own cache would.
+import { STANDARD_RESOURCE_CLASSES, STANDARD_TRAITS } from '../../db/seed';
+import type { SourceRows } from '../../placement/placement-import/source-rows';
+import { type CheckedSource, checkSource } from '../../placement/placement-import/validate-source';
+import { PlacementImportInvalidError } from './invalid-source-error';
 import type { PlacementSource } from './source';
-
-/** Placement's default incomplete_consumer_project_id / user_id (conf.placement). */
-export const INCOMPLETE_OWNER = '00000000-0000-0000-0000-000000000000';
 
 export type {
   PlacementSnapshot,
@@ -17,191 +18,129 @@ export type {
   SourceProvider,
 } from '../../placement/placement-import/snapshot';
 
-import type {
-  PlacementSnapshot,
-  SourceConsumer,
-  SourceProvider,
-} from '../../placement/placement-import/snapshot';
+import type { PlacementSnapshot } from '../../placement/placement-import/snapshot';
 
 type Row = Record<string, unknown>;
-const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
-const key = (v: unknown): string => String(v);
 
-function namesById(rows: Row[], col = 'name'): Map<string, string> {
-  return new Map(rows.map((r) => [key(r.id), String(r[col])]));
+/** A column as text: null for NULL (drivers give strings; anything else is printed). */
+function text(v: unknown): string | null {
+  if (v === null || v === undefined) {
+    return null;
+  }
+  if (Buffer.isBuffer(v)) {
+    return v.toString('utf8');
+  }
+  return String(v);
 }
 
-function lookupOrThrow<T>(m: Map<string, T>, id: unknown, what: string): T {
-  const v = m.get(key(id));
-  if (v === undefined) {
-    throw new Error(`source ${what} ${String(id)} does not exist`);
+/** A numeric column: NaN for NULL or anything that is not a number, never a silent 0. */
+function number(v: unknown): number {
+  if (typeof v === 'number') {
+    return v;
   }
-  return v;
+  if (typeof v === 'bigint') {
+    return Number(v);
+  }
+  if (typeof v === 'string' && v.trim() !== '') {
+    return Number(v);
+  }
+  return Number.NaN;
 }
 
-function className(classes: Map<string, string>, id: unknown): string {
-  const named = classes.get(key(id));
-  if (named !== undefined) {
-    return named;
-  }
-  const standard = STANDARD_RESOURCE_CLASSES[num(id)];
-  if (standard === undefined || num(id) >= 10000) {
-    throw new Error(`source resource class id ${String(id)} is unknown`);
-  }
-  return standard;
-}
+/** A reference column: the referenced id as text, null for NULL. */
+const id = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+const ref = (v: unknown): string => String(v);
 
-/** Orders providers so every parent precedes its children. */
-function parentsFirst(providers: SourceProvider[]): SourceProvider[] {
-  const byUuid = new Map(providers.map((p) => [p.uuid, p]));
-  const out: SourceProvider[] = [];
-  const state = new Map<string, 1 | 2>();
-  const visit = (p: SourceProvider) => {
-    if (state.get(p.uuid) === 2) {
-      return;
-    }
-    if (state.get(p.uuid) === 1) {
-      throw new Error(`source provider ${p.uuid} is its own ancestor`);
-    }
-    state.set(p.uuid, 1);
-    const parent = p.parentUuid ? byUuid.get(p.parentUuid) : undefined;
-    if (parent) {
-      visit(parent);
-    }
-    state.set(p.uuid, 2);
-    out.push(p);
+/** Reads every table of `src` (in its snapshot), unchecked. */
+export async function readPlacementRows(src: PlacementSource): Promise<SourceRows> {
+  const q = (sql: string) => src.query(sql);
+  const names = (rows: Row[], column: string) =>
+    rows.map((r) => ({ id: ref(r.id), name: text(r[column]) }));
+  return {
+    resourceClasses: names(await q('SELECT id, name FROM resource_classes'), 'name'),
+    traits: names(await q('SELECT id, name FROM traits'), 'name'),
+    aggregates: (await q('SELECT id, uuid FROM placement_aggregates')).map((r) => ({
+      id: ref(r.id),
+      uuid: text(r.uuid),
+    })),
+    projects: names(await q('SELECT id, external_id FROM projects'), 'external_id'),
+    users: names(await q('SELECT id, external_id FROM users'), 'external_id'),
+    consumerTypes: names(await q('SELECT id, name FROM consumer_types'), 'name'),
+    providers: (
+      await q(
+        'SELECT id, uuid, name, generation, root_provider_id, parent_provider_id FROM resource_providers ORDER BY id',
+      )
+    ).map((r) => ({
+      id: ref(r.id),
+      uuid: text(r.uuid),
+      name: text(r.name),
+      generation: number(r.generation),
+      rootId: id(r.root_provider_id),
+      parentId: id(r.parent_provider_id),
+    })),
+    inventories: (
+      await q(
+        'SELECT id, resource_provider_id, resource_class_id, total, reserved, min_unit, max_unit, step_size, allocation_ratio FROM inventories ORDER BY id',
+      )
+    ).map((r) => ({
+      id: ref(r.id),
+      providerId: ref(r.resource_provider_id),
+      classId: ref(r.resource_class_id),
+      total: number(r.total),
+      reserved: number(r.reserved),
+      minUnit: number(r.min_unit),
+      maxUnit: number(r.max_unit),
+      stepSize: number(r.step_size),
+      allocationRatio: number(r.allocation_ratio),
+    })),
+    providerTraits: (
+      await q('SELECT resource_provider_id, trait_id FROM resource_provider_traits')
+    ).map((r) => ({ providerId: ref(r.resource_provider_id), targetId: ref(r.trait_id) })),
+    providerAggregates: (
+      await q('SELECT resource_provider_id, aggregate_id FROM resource_provider_aggregates')
+    ).map((r) => ({ providerId: ref(r.resource_provider_id), targetId: ref(r.aggregate_id) })),
+    consumers: (
+      await q(
+        'SELECT id, uuid, project_id, user_id, generation, consumer_type_id FROM consumers ORDER BY id',
+      )
+    ).map((r) => ({
+      id: ref(r.id),
+      uuid: text(r.uuid),
+      projectId: ref(r.project_id),
+      userId: ref(r.user_id),
+      generation: number(r.generation),
+      typeId: id(r.consumer_type_id),
+    })),
+    allocations: (
+      await q(
+        'SELECT id, resource_provider_id, consumer_id, resource_class_id, used FROM allocations ORDER BY id',
+      )
+    ).map((r) => ({
+      id: ref(r.id),
+      providerId: ref(r.resource_provider_id),
+      consumerUuid: text(r.consumer_id),
+      classId: ref(r.resource_class_id),
+      used: number(r.used),
+    })),
   };
-  providers.forEach(visit);
-  return out;
+}
+
+/** Reads every table of `src` and checks the rows with berth's rules (nothing is refused yet). */
+export async function readCheckedPlacement(src: PlacementSource): Promise<CheckedSource> {
+  return checkSource(await readPlacementRows(src), {
+    classes: STANDARD_RESOURCE_CLASSES,
+    traits: STANDARD_TRAITS,
+  });
 }
 
 /**
- * Reads every table of `src` (in its snapshot).
- * @throws Error for dangling references or malformed uuids in the source.
+ * Reads every table of `src` and returns what berth would hold.
+ * @throws PlacementImportInvalidError when any row breaks a rule (nothing is returned).
  */
 export async function readPlacement(src: PlacementSource): Promise<PlacementSnapshot> {
-  const q = (sql: string) => src.query(sql);
-  const classes = namesById(await q('SELECT id, name FROM resource_classes'));
-  const traits = namesById(await q('SELECT id, name FROM traits'));
-  const aggs = namesById(await q('SELECT id, uuid FROM placement_aggregates'), 'uuid');
-  for (const [id, u] of aggs) {
-    aggs.set(id, normalizeUuidOrThrow(u, 'aggregate uuid in the source'));
+  const checked = await readCheckedPlacement(src);
+  if (checked.invalid.length > 0) {
+    throw new PlacementImportInvalidError(checked.invalid, checked.dependents.length);
   }
-  const projects = namesById(await q('SELECT id, external_id FROM projects'), 'external_id');
-  const users = namesById(await q('SELECT id, external_id FROM users'), 'external_id');
-  const types = namesById(await q('SELECT id, name FROM consumer_types'));
-  const rpRows = await q(
-    'SELECT id, uuid, name, generation, root_provider_id, parent_provider_id FROM resource_providers ORDER BY id',
-  );
-  const uuidOf = new Map<string, string>();
-  for (const r of rpRows) {
-    uuidOf.set(key(r.id), normalizeUuidOrThrow(String(r.uuid), 'provider uuid in the source'));
-  }
-  const byId = new Map<string, SourceProvider>();
-  for (const r of rpRows) {
-    const uuid = uuidOf.get(key(r.id))!;
-    if (r.name === null || r.name === undefined) {
-      throw new Error(`source provider ${uuid} has no name`);
-    }
-    byId.set(key(r.id), {
-      uuid,
-      name: String(r.name),
-      generation: num(r.generation),
-      parentUuid:
-        r.parent_provider_id === null
-          ? null
-          : lookupOrThrow(uuidOf, r.parent_provider_id, 'parent provider'),
-      rootUuid:
-        r.root_provider_id === null ? uuid : lookupOrThrow(uuidOf, r.root_provider_id, 'provider'),
-      inventories: [],
-      traits: [],
-      aggregates: [],
-    });
-  }
-  for (const r of await q(
-    'SELECT resource_provider_id, resource_class_id, total, reserved, min_unit, max_unit, step_size, allocation_ratio FROM inventories ORDER BY id',
-  )) {
-    lookupOrThrow(byId, r.resource_provider_id, 'provider').inventories.push({
-      resourceClass: className(classes, r.resource_class_id),
-      total: num(r.total),
-      reserved: num(r.reserved),
-      minUnit: num(r.min_unit),
-      maxUnit: num(r.max_unit),
-      stepSize: num(r.step_size),
-      allocationRatio: num(r.allocation_ratio),
-    });
-  }
-  for (const r of await q('SELECT resource_provider_id, trait_id FROM resource_provider_traits')) {
-    lookupOrThrow(byId, r.resource_provider_id, 'provider').traits.push(
-      lookupOrThrow(traits, r.trait_id, 'trait'),
-    );
-  }
-  for (const r of await q(
-    'SELECT resource_provider_id, aggregate_id FROM resource_provider_aggregates',
-  )) {
-    lookupOrThrow(byId, r.resource_provider_id, 'provider').aggregates.push(
-      lookupOrThrow(aggs, r.aggregate_id, 'aggregate'),
-    );
-  }
-  const consumers = new Map<string, SourceConsumer>();
-  for (const r of await q(
-    'SELECT uuid, project_id, user_id, generation, consumer_type_id FROM consumers ORDER BY id',
-  )) {
-    const uuid = normalizeUuidOrThrow(String(r.uuid), 'consumer uuid in the source');
-    consumers.set(uuid, {
-      uuid,
-      project: lookupOrThrow(projects, r.project_id, 'project'),
-      user: lookupOrThrow(users, r.user_id, 'user'),
-      generation: num(r.generation),
-      consumerType:
-        r.consumer_type_id === null ? null : lookupOrThrow(types, r.consumer_type_id, 'type'),
-      allocations: [],
-    });
-  }
-  let incomplete = 0;
-  for (const r of await q(
-    'SELECT resource_provider_id, consumer_id, resource_class_id, used FROM allocations ORDER BY id',
-  )) {
-    const uuid = normalizeUuidOrThrow(String(r.consumer_id), 'allocation consumer in the source');
-    let c = consumers.get(uuid);
-    if (!c) {
-      incomplete += 1;
-      c = {
-        uuid,
-        project: INCOMPLETE_OWNER,
-        user: INCOMPLETE_OWNER,
-        generation: 0,
-        consumerType: null,
-        allocations: [],
-      };
-      consumers.set(uuid, c);
-    }
-    c.allocations.push({
-      providerUuid: lookupOrThrow(byId, r.resource_provider_id, 'provider').uuid,
-      resourceClass: className(classes, r.resource_class_id),
-      used: num(r.used),
-    });
-  }
-  const all = [...consumers.values()];
-  const providers = parentsFirst([...byId.values()]);
-  const used = (pick: (p: SourceProvider) => string[]) => providers.flatMap(pick);
-  return {
-    providers,
-    consumers: all,
-    resourceClasses: uniq([
-      ...classes.values(),
-      ...used((p) => p.inventories.map((i) => i.resourceClass)),
-      ...all.flatMap((c) => c.allocations.map((a) => a.resourceClass)),
-    ]),
-    traits: uniq([...traits.values()]),
-    aggregates: uniq([...aggs.values()]),
-    projects: uniq([...projects.values(), ...all.map((c) => c.project)]),
-    users: uniq([...users.values(), ...all.map((c) => c.user)]),
-    consumerTypes: uniq([...types.values()]),
-    incompleteConsumers: incomplete,
-  };
-}
-
-function uniq(xs: string[]): string[] {
-  return [...new Set(xs)].sort();
+  return checked.snapshot;
 }

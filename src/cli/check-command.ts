@@ -1,18 +1,22 @@
-// `berth check [--json] [--examples N]`: a read-only consistency audit of the database
-// (src/placement/consistency-check.ts), printed as a table or as JSON. Exit status as
-// placement-status upgrade check: 0 all ok, 1 warnings only, 2 a problem, 255 could not run.
+// `berth check [--json] [--examples N] [--statement-timeout D]`: a read-only consistency audit of
+// the database (src/placement/consistency-check.ts), printed as a table or as JSON. Exit status as
+// placement-status upgrade check: 0 all ok, 1 warnings only, 2 a problem, 255 could not run (a
+// statement past the timeout included); SIGINT/SIGTERM cancel the running statement on the
+// server before the process exits (130/143).
 import type { Command } from 'commander';
 import type { DataSource } from 'typeorm';
 import {
+  CheckInterruptedError,
   type CheckReport,
   type CheckStatus,
   DEFAULT_EXAMPLES,
+  DEFAULT_STATEMENT_TIMEOUT_MS,
   runConsistencyChecks,
 } from '../placement/consistency-check';
-import { alignedRows } from '../text-table';
+import { alignedRows, jsonForTerminal } from '../text-table';
 import { openDatabase } from './database';
 import { configOrExit, describeStartupError } from './errors';
-import { positiveInt } from './int-options';
+import { durationMs, positiveInt } from './int-options';
 
 /** Exit status per overall status (placement-status upgrade check's codes). */
 export const CHECK_EXIT: Readonly<Record<CheckStatus, number>> = { ok: 0, warning: 1, problem: 2 };
@@ -23,7 +27,14 @@ export const CHECK_EXIT_ERROR = 255;
 export interface CheckCommandOptions {
   readonly json?: boolean;
   readonly examples: number;
+  /** Longest one check statement may run, ms; 0 = no limit. */
+  readonly statementTimeout?: number;
+  /** Aborting it cancels the running statement (the CLI aborts on SIGINT/SIGTERM). */
+  readonly signal?: AbortSignal;
 }
+
+/** How long an interrupted check waits for its statement to be cancelled before exiting anyway. */
+const CANCEL_WAIT_MS = 5000;
 
 /** Examples shown per row of the table (JSON carries all of them). */
 const TABLE_EXAMPLES = 2;
@@ -63,8 +74,12 @@ export async function runCheck(
   opts: CheckCommandOptions,
   out: { write(chunk: string): unknown },
 ): Promise<number> {
-  const report = await runConsistencyChecks(dataSource, { examples: opts.examples });
-  out.write(`${opts.json ? JSON.stringify(report, null, 2) : renderCheckTable(report)}\n`);
+  const report = await runConsistencyChecks(dataSource, {
+    examples: opts.examples,
+    statementTimeoutMs: opts.statementTimeout,
+    signal: opts.signal,
+  });
+  out.write(`${opts.json ? jsonForTerminal(report) : renderCheckTable(report)}\n`);
   return CHECK_EXIT[report.status];
 }
 
@@ -77,6 +92,12 @@ export function registerCheckCommand(program: Command): void {
     )
     .option('--json', 'print the report as JSON')
     .option('--examples <n>', 'example uuids kept per check', positiveInt, DEFAULT_EXAMPLES)
+    .option(
+      '--statement-timeout <duration>',
+      'longest one check query may run: 500ms, 30s, 2m (0 = none)',
+      durationMs,
+      DEFAULT_STATEMENT_TIMEOUT_MS,
+    )
     .action(async (opts: CheckCommandOptions) => {
       const cfg = configOrExit();
       let db: Awaited<ReturnType<typeof openDatabase>>;
@@ -87,13 +108,54 @@ export function registerCheckCommand(program: Command): void {
         process.exitCode = CHECK_EXIT_ERROR;
         return;
       }
+      const stop = new AbortController();
+      let signalled: NodeJS.Signals | undefined;
+      const onSignal = (sig: NodeJS.Signals) => {
+        signalled ??= sig;
+        stop.abort();
+        // The statement is cancelled within a round trip; never hang on a dead server.
+        setTimeout(() => process.exit(exitCodeOf(sig)), CANCEL_WAIT_MS).unref();
+      };
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
       try {
-        process.exitCode = await runCheck(db.dataSource, opts, process.stdout);
+        process.exitCode = await runCheck(
+          db.dataSource,
+          { ...opts, signal: stop.signal },
+          process.stdout,
+        );
       } catch (err) {
-        process.stderr.write(`berth: check could not run: ${describeStartupError(err)}\n`);
-        process.exitCode = CHECK_EXIT_ERROR;
+        if (signalled) {
+          process.stderr.write(
+            `berth: check interrupted (${signalled}); its query was cancelled\n`,
+          );
+          process.exitCode = exitCodeOf(signalled);
+        } else if (err instanceof CheckInterruptedError && err.reason === 'timeout') {
+          process.stderr.write(
+            `berth: check could not run: ${err.check} took longer than --statement-timeout ${formatMs(err.timeoutMs)}; raise it (e.g. --statement-timeout 5m, 0 = none) or run the check when the database is less busy\n`,
+          );
+          process.exitCode = CHECK_EXIT_ERROR;
+        } else {
+          process.stderr.write(`berth: check could not run: ${describeStartupError(err)}\n`);
+          process.exitCode = CHECK_EXIT_ERROR;
+        }
       } finally {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
         await db.close();
       }
     });
+}
+
+/** The shell's exit status for a process ended by `sig` (128 + its number). */
+function exitCodeOf(sig: NodeJS.Signals): number {
+  return sig === 'SIGINT' ? 130 : 143;
+}
+
+/** `ms` as the flag would be written: 1500ms, 30s, 2m. */
+function formatMs(ms: number): string {
+  if (ms % 60_000 === 0) {
+    return `${ms / 60_000}m`;
+  }
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
 }

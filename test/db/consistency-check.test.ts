@@ -328,6 +328,23 @@ describe('consistency check', () => {
         };
       },
     },
+    // Numbers the API refuses but a database can hold (an import used to copy them): the check
+    // must name the inventory, and must not skip or crash on what it computes from them.
+    ...[
+      ['allocation_ratio Infinity under allocations', "allocation_ratio = 'Infinity'"],
+      ['allocation_ratio NaN under allocations', "allocation_ratio = 'NaN'"],
+      ['allocation_ratio 1e300 (the API stops at 3.40282e38)', 'allocation_ratio = 1e300'],
+      ['step_size 0 under allocations (no division by zero)', 'step_size = 0'],
+    ].map(([how, set]) => ({
+      check: 'inventory-invalid',
+      how: how!,
+      plant: async () => {
+        const where = `resource_provider_id = ${idOf(f.a)} AND resource_class_id = (SELECT id FROM resource_classes WHERE name = 'VCPU')`;
+        await q(`UPDATE inventories SET ${set} WHERE ${where}`);
+        const undo = 'allocation_ratio = 1, step_size = 1';
+        return { subjects: [f.a], undo: () => q(`UPDATE inventories SET ${undo} WHERE ${where}`) };
+      },
+    })),
     {
       check: 'move-amounts-not-held',
       how: "a moving consumer's allocations replaced behind the move's back (PUT /allocations)",
@@ -350,10 +367,16 @@ describe('consistency check', () => {
     },
     {
       check: 'server-group-member-without-consumer',
-      how: 'a member added that was never placed',
+      how: 'a member whose consumer no longer exists',
       plant: async () => {
+        // addMembers takes only existing consumers; a member whose consumer went away since
+        // (its allocations deleted) is what is left behind.
         const ghost = randomUUID();
-        await s.serverGroups.addMembers(f.group, [ghost]);
+        await q(
+          `INSERT INTO server_group_members (group_id, consumer_uuid)
+           SELECT id, $2 FROM server_groups WHERE uuid = $1`,
+          [f.group, ghost],
+        );
         return {
           subjects: [ghost],
           undo: () => s.serverGroups.removeMembers(f.group, [ghost]).then(() => undefined),

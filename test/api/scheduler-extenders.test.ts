@@ -1,12 +1,12 @@
 // HTTP scheduler extenders (BERTH_SCHEDULER_EXTENDERS) against a small extender server on
 // 127.0.0.1: one call per request for all hosts, filter reasons in explainPlacement, prioritize
-// scores in the ranking, and timeouts, HTTP errors and malformed answers handled per `ignorable`.
+// scores in the ranking, and timeouts, HTTP errors, malformed and endless answers handled per
+// `ignorable`.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { ConfigError, loadConfig } from '../../src/config';
 import { createTestApp, type TestApp } from '../support/app';
 import { buildResourceProvider } from '../support/factories';
 import { gql } from '../support/graphql';
@@ -48,11 +48,16 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return text;
 }
 
+/** Bytes an endless answer writes at most (a client that never stops reading ends it here). */
+const ENDLESS_STOP = 64 * 1024 * 1024;
+
 describe('HTTP scheduler extenders', () => {
   let server: Server;
   let t: TestApp;
   const calls: Call[] = [];
   let preferred = 'ext-2';
+  /** Per endless answer: bytes written before the client went away. */
+  const endless: Promise<number>[] = [];
 
   beforeAll(async () => {
     server = createServer(async (req, res) => {
@@ -83,6 +88,31 @@ describe('HTTP scheduler extenders', () => {
           return res.end('{"nodeNames": [');
         case '/ext/wrong-shape':
           return json(200, { nodeNames: 'ext-0' });
+        case '/ext/endless': {
+          // A JSON string that never ends, written as fast as the client reads it.
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.write('{"nodeNames": ["');
+          const chunk = Buffer.alloc(64 * 1024, 'a');
+          let sent = 0;
+          const pump = () => {
+            while (!res.destroyed && sent < ENDLESS_STOP) {
+              sent += chunk.length;
+              if (!res.write(chunk)) {
+                return;
+              }
+            }
+            res.end();
+          };
+          res.on('drain', pump);
+          endless.push(new Promise((resolve) => res.on('close', () => resolve(sent))));
+          return pump();
+        }
+        case '/ext/huge-declared':
+          // Declares 1 GiB, sends a little, then waits: refused on the header alone.
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': 2 ** 30 });
+          res.write('{"nodeNames": [');
+          endless.push(new Promise((resolve) => res.on('close', () => resolve(0))));
+          return;
         default:
           return json(500, { error: 'boom' });
       }
@@ -112,6 +142,9 @@ describe('HTTP scheduler extenders', () => {
         ext('Malformed', 'malformed', false),
         ext('WrongShape', 'wrong-shape', false),
         ext('Failing', 'fail', true),
+        { ...ext('EndlessOpen', 'endless', true, 5000), maxResponseBytes: 256 * 1024 },
+        ext('EndlessClosed', 'endless', false, 5000),
+        ext('HugeDeclared', 'huge-declared', false, 5000),
       ]),
       BERTH_SCHEDULER_FILTERS: 'GpuExtender',
       BERTH_SCHEDULER_WEIGHERS: 'GpuExtenderWeigher',
@@ -141,8 +174,11 @@ describe('HTTP scheduler extenders', () => {
   it('registers each verb as a plugin', () => {
     const plugins = t.app.scheduling.plugins().filter((p) => p.source.startsWith('extender'));
     expect(plugins.map((p) => [p.name, p.kind])).toEqual([
+      ['EndlessClosed', 'filter'],
+      ['EndlessOpen', 'filter'],
       ['Failing', 'filter'],
       ['GpuExtender', 'filter'],
+      ['HugeDeclared', 'filter'],
       ['Malformed', 'filter'],
       ['SlowClosed', 'filter'],
       ['SlowOpen', 'filter'],
@@ -223,6 +259,32 @@ describe('HTTP scheduler extenders', () => {
   });
 
   it.each([
+    ['EndlessOpen', 256 * 1024, 'OPEN', 4],
+    ['EndlessClosed', 8 * 1024 * 1024, 'CLOSED', 0],
+    ['HugeDeclared', 8 * 1024 * 1024, 'CLOSED', 0],
+  ])(
+    'stops reading %s past %d bytes: aborted at once, failed %s',
+    async (name, cap, policy, after) => {
+      endless.length = 0;
+      const started = performance.now();
+      const e = await explain([name]);
+      // Well inside the 5 s timeout: the cap, not the clock, ended the call.
+      expect(performance.now() - started).toBeLessThan(2500);
+      expect(e.filterSteps[0]).toMatchObject({ filter: name, before: 4, after });
+      expect(e.pluginFailures).toEqual([
+        expect.objectContaining({ plugin: name, cause: 'ERROR', policy }),
+      ]);
+      expect(e.pluginFailures[0].message).toMatch(
+        new RegExp(`answered more than ${cap} bytes \\(maxResponseBytes\\); the call was aborted`),
+      );
+      // The extender saw its connection closed, having written little more than the cap.
+      expect(endless).toHaveLength(1);
+      const sent = await endless[0]!;
+      expect(sent).toBeLessThan(cap + 8 * 1024 * 1024);
+    },
+  );
+
+  it.each([
     ['malformed JSON', 'Malformed', /answered malformed JSON/],
     ['a wrong shape', 'WrongShape', /nodeNames must be a list of host names/],
   ])('fails closed on %s', async (_what, name, message) => {
@@ -232,58 +294,6 @@ describe('HTTP scheduler extenders', () => {
       expect.objectContaining({ plugin: name, cause: 'ERROR', policy: 'CLOSED' }),
     ]);
     expect(e.pluginFailures[0].message).toMatch(message);
-  });
-});
-
-describe('BERTH_SCHEDULER_EXTENDERS validation', () => {
-  const load = (value: string) => {
-    try {
-      loadConfig({ BERTH_SCHEDULER_EXTENDERS: value });
-      return 'loaded';
-    } catch (err) {
-      expect(err).toBeInstanceOf(ConfigError);
-      return (err as Error).message;
-    }
-  };
-  const ok = {
-    name: 'X',
-    urlPrefix: 'http://127.0.0.1:1/x',
-    filterVerb: 'f',
-    timeoutMs: 100,
-    ignorable: true,
-  };
-
-  it.each([
-    [
-      'not JSON',
-      '[{',
-      /^invalid BERTH_SCHEDULER_EXTENDERS: it is not JSON \(error at character \d+\)$/,
-    ],
-    ['not a list', '{}', /^invalid BERTH_SCHEDULER_EXTENDERS: must be a JSON list/],
-    [
-      'no verb',
-      JSON.stringify([{ ...ok, filterVerb: undefined }]),
-      /\[0\]: needs filterVerb or prioritizeVerb/,
-    ],
-    [
-      'a bad URL',
-      JSON.stringify([{ ...ok, urlPrefix: 'ftp://x' }]),
-      /\[0\]\.urlPrefix: must be an http/,
-    ],
-    ['no timeout', JSON.stringify([{ ...ok, timeoutMs: undefined }]), /\[0\]\.timeoutMs: /],
-    ['an unknown key', JSON.stringify([{ ...ok, ignorabel: true }]), /\[0\]: Unrecognized key/],
-    ['a duplicate name', JSON.stringify([ok, ok]), /\[1\]: plugin name X is used twice/],
-    [
-      'a missing file',
-      '@/nonexistent/extenders.json',
-      /cannot read \/nonexistent\/extenders\.json/,
-    ],
-  ])('refuses %s, naming the variable', (_what, value, message) => {
-    expect(load(value)).toMatch(message);
-  });
-
-  it('accepts a valid list', () => {
-    expect(load(JSON.stringify([ok]))).toBe('loaded');
   });
 });
 

@@ -23,7 +23,12 @@ export interface ExtenderConfig {
   readonly ignorable: boolean;
   /** Extra request headers (e.g. an authorization token for the extender). */
   readonly headers: Readonly<Record<string, string>>;
+  /** Most bytes read from one answer; past it the call is aborted and fails. Default 8 MiB. */
+  readonly maxResponseBytes: number;
 }
+
+/** Default {@link ExtenderConfig.maxResponseBytes}: 8 MiB. */
+export const DEFAULT_EXTENDER_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
 const VARIABLE = 'BERTH_SCHEDULER_EXTENDERS';
 
@@ -46,6 +51,12 @@ const extenderSchema = z
     timeoutMs: z.number().int().min(1).max(60_000),
     ignorable: z.boolean(),
     headers: z.record(z.string(), z.string()).default({}),
+    maxResponseBytes: z
+      .number()
+      .int()
+      .min(1024)
+      .max(256 * 1024 * 1024)
+      .default(DEFAULT_EXTENDER_MAX_RESPONSE_BYTES),
   })
   .strict()
   .refine((e) => e.filterVerb !== undefined || e.prioritizeVerb !== undefined, {

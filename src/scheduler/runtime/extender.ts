@@ -1,7 +1,9 @@
 // HTTP scheduler extenders as plugins (Kubernetes scheduler extender protocol: ExtenderArgs ->
 // ExtenderFilterResult / HostPriorityList, camelCased; pkg/scheduler/framework/extender.go).
-// One POST per request for all hosts. A call that times out, answers non-2xx, answers
-// malformed JSON or reports `error` is a plugin failure: `ignorable: true` lets every host through
+// One POST per request for all hosts. A call that times out, answers non-2xx, answers more than
+// `maxResponseBytes` (8 MiB; the call is aborted as soon as it does, so a streaming answer costs
+// no memory beyond that), answers malformed JSON or reports `error` is a plugin failure:
+// `ignorable: true` lets every host through
 // (filter onError 'open'; a weigher's weight is dropped), `ignorable: false` fails closed (no host
 // passes; `schedule` finds no valid host and says which extender failed and why).
 import type {
@@ -57,31 +59,82 @@ async function post(
   const timeoutMs = Math.max(1, Math.min(e.timeoutMs, remainingMs));
   // The pipeline's budget race answers first (cause `timeout`); the abort then frees the socket.
   const abortAfterMs = timeoutMs + ABORT_GRACE_MS;
+  const overLimit = new AbortController();
+  const signal = AbortSignal.any([AbortSignal.timeout(abortAfterMs), overLimit.signal]);
+  const failure = (err: unknown, what: string) =>
+    new Error(
+      (err as Error).name === 'TimeoutError'
+        ? `extender ${url} did not answer within ${timeoutMs} ms`
+        : `extender ${url} ${what}: ${(err as Error).message}`,
+    );
   let res: Response;
   try {
     res = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...e.headers },
       body: payload,
-      signal: AbortSignal.timeout(abortAfterMs),
+      signal,
     });
   } catch (err) {
-    const timedOut = (err as Error).name === 'TimeoutError';
-    throw new Error(
-      timedOut
-        ? `extender ${url} did not answer within ${timeoutMs} ms`
-        : `extender ${url} unreachable: ${(err as Error).message}`,
-    );
+    throw failure(err, 'unreachable');
   }
-  const text = await res.text();
   if (!res.ok) {
+    await res.body?.cancel().catch(() => undefined);
     throw new Error(`extender ${url} answered HTTP ${res.status}`);
+  }
+  let text: string;
+  try {
+    text = await boundedText(res, e.maxResponseBytes, overLimit);
+  } catch (err) {
+    if (err instanceof AnswerTooLargeError) {
+      throw new Error(
+        `extender ${url} answered more than ${e.maxResponseBytes} bytes (maxResponseBytes); the call was aborted`,
+      );
+    }
+    throw failure(err, 'broke off its answer');
   }
   try {
     return JSON.parse(text);
   } catch {
     throw new Error(`extender ${url} answered malformed JSON`);
   }
+}
+
+/** The answer was larger than the extender's maxResponseBytes. */
+class AnswerTooLargeError extends Error {}
+
+/**
+ * The body of `res` as UTF-8 text, read chunk by chunk: more than `maxBytes` (declared by
+ * content-length, or as it arrives) aborts the request through `abort` and throws.
+ * @throws AnswerTooLargeError
+ */
+async function boundedText(
+  res: Response,
+  maxBytes: number,
+  abort: AbortController,
+): Promise<string> {
+  const tooLarge = () => {
+    abort.abort();
+    return new AnswerTooLargeError();
+  };
+  if (Number(res.headers.get('content-length') ?? 0) > maxBytes) {
+    throw tooLarge();
+  }
+  const reader = res.body?.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const next = await reader?.read();
+    if (!next || next.done) {
+      break;
+    }
+    size += next.value.byteLength;
+    if (size > maxBytes) {
+      throw tooLarge();
+    }
+    chunks.push(next.value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>

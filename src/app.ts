@@ -87,7 +87,11 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
     (config.redisUrl
       ? new RedisCache(config.redisUrl, log, '', { commandTimeoutMs: config.redisTimeoutMs })
       : new MemoryCache());
-  const metrics = createAppMetrics({ restPrefix: config.restPrefix, instrument: o.instrument });
+  const metrics = createAppMetrics({
+    restPrefix: config.restPrefix,
+    instrument: o.instrument,
+    operationNames: config.metricsOperationNames,
+  });
   metrics.observePool(ds);
   const bus = new ChangeBus(o.changeChannel);
   const services = createServices(ds, bus, {

@@ -8,6 +8,7 @@ import { isRole, ROLES, type Role } from './auth/roles';
 import { ConfigError } from './config-error';
 import { DEFAULT_FILTERS, DEFAULT_WEIGHERS, list, pluginConfigOrThrow } from './config-scheduler';
 import { parseTrustedProxies } from './http/client-address';
+import { parseOperationNames } from './observability/graphql-metrics';
 import type { CandidateBounds } from './placement/allocation-candidates/find-allocation-candidates';
 import { type ExtenderConfig, parseExtenders } from './scheduler/runtime/extender-config';
 
@@ -113,6 +114,7 @@ const schema = z.object({
   BERTH_PLUGIN_DIRS: z.string().optional(),
   BERTH_PLUGIN_ISOLATION: z.enum(['inline', 'worker']).default('inline'),
   BERTH_PLUGIN_WORKERS: z.coerce.number().int().min(1).max(64).default(2),
+  BERTH_PLUGIN_WORKER_HEAP_MB: z.coerce.number().int().min(16).max(16_384).default(256),
   BERTH_SCHEDULER_EXTENDERS: z.string().optional(),
   BERTH_INTROSPECTION: onOff.optional(),
   BERTH_AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3600000).default(10000),
@@ -156,6 +158,17 @@ const schema = z.object({
   BERTH_CLAIM_BATCH: z.coerce.number().int().min(1).max(256).default(32),
   BERTH_EVALUATION_REUSE_MS: z.coerce.number().int().min(0).max(60000).default(1000),
   BERTH_AUDIT_RETENTION_DAYS: z.coerce.number().int().min(0).max(36500).default(90),
+  BERTH_METRICS_OPERATION_NAMES: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const names = parseOperationNames(v);
+      if (typeof names === 'string') {
+        ctx.addIssue({ code: 'custom', message: names, input: v });
+        return z.NEVER;
+      }
+      return names;
+    }),
   NODE_ENV: z.string().optional(),
 });
 
@@ -178,6 +191,8 @@ export interface Config {
   readonly watchdogMs: number;
   /** Audit events older than this many days are pruned by `berth serve`; 0 = kept forever. */
   readonly auditRetentionDays: number;
+  /** GraphQL operation names that always get their own /metrics label (README "Metrics"). */
+  readonly metricsOperationNames: readonly string[];
   /**
    * `berth serve` processes (BERTH_WORKERS; `--workers` overrides); undefined = one per core
    * with DATABASE_URL, 1 on the embedded database (src/cluster.ts).
@@ -239,6 +254,8 @@ export interface Config {
     readonly pluginIsolation: 'inline' | 'worker';
     /** Worker threads in the plugin pool when `pluginIsolation` is `worker`. */
     readonly pluginWorkers: number;
+    /** Heap limit of each plugin worker thread (V8 old generation), in MiB. */
+    readonly pluginWorkerHeapMb: number;
     /** HTTP scheduler extenders, each registered as a plugin (BERTH_SCHEDULER_EXTENDERS). */
     readonly extenders: readonly ExtenderConfig[];
     readonly weighers: readonly string[];
@@ -314,6 +331,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: e.BERTH_SHUTDOWN_TIMEOUT_MS,
     watchdogMs: e.BERTH_WATCHDOG_MS,
     auditRetentionDays: e.BERTH_AUDIT_RETENTION_DAYS,
+    metricsOperationNames: e.BERTH_METRICS_OPERATION_NAMES,
     workers: e.BERTH_WORKERS,
     auth: authMode !== 'off',
     authMode,
@@ -359,6 +377,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       filters: list('BERTH_SCHEDULER_FILTERS', e.BERTH_SCHEDULER_FILTERS, DEFAULT_FILTERS),
       pluginIsolation: e.BERTH_PLUGIN_ISOLATION,
       pluginWorkers: e.BERTH_PLUGIN_WORKERS,
+      pluginWorkerHeapMb: e.BERTH_PLUGIN_WORKER_HEAP_MB,
       extenders: parseExtenders(e.BERTH_SCHEDULER_EXTENDERS, (m) => new ConfigError(m)),
       weighers: list('BERTH_SCHEDULER_WEIGHERS', e.BERTH_SCHEDULER_WEIGHERS, DEFAULT_WEIGHERS),
       plugins: pluginConfigOrThrow(e.BERTH_SCHEDULER_CONFIG),

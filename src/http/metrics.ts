@@ -9,7 +9,7 @@ import { CONSOLE_PREFIX } from '../console-assets';
 import { ASSET_PREFIX } from '../graphiql-assets';
 import { timedClaimWriter } from '../observability/claims';
 import { clusterMetricsText, shareWorkerMetrics } from '../observability/cluster-metrics';
-import { useOperationMetrics } from '../observability/graphql-metrics';
+import { OperationNames, useOperationMetrics } from '../observability/graphql-metrics';
 import { methodLabel, routeNamer, statusLabel } from '../observability/http-route';
 import { createHistograms, exposition, expositionJson } from '../observability/metrics';
 import { observePool } from '../observability/pool';
@@ -42,8 +42,15 @@ export interface AppMetrics {
   close(): void;
 }
 
-/** Builds an app's metrics; `restPrefix` names REST routes. */
-export function createAppMetrics(o: { restPrefix: string; instrument?: boolean }): AppMetrics {
+/**
+ * Builds an app's metrics; `restPrefix` names REST routes, `operationNames` are the GraphQL
+ * operation names that always have their own label (BERTH_METRICS_OPERATION_NAMES).
+ */
+export function createAppMetrics(o: {
+  restPrefix: string;
+  instrument?: boolean;
+  operationNames?: readonly string[];
+}): AppMetrics {
   const registry = new Registry();
   const h = createHistograms(registry);
   const instrument = o.instrument ?? true;
@@ -57,7 +64,9 @@ export function createAppMetrics(o: { restPrefix: string; instrument?: boolean }
   shareWorkerMetrics(() => expositionJson(registry));
   return {
     stages: instrument ? stageObserver(h.stages) : BARE_STAGES,
-    graphqlPlugins: instrument ? [useOperationMetrics(h.graphql)] : [],
+    graphqlPlugins: instrument
+      ? [useOperationMetrics(h.graphql, new OperationNames(undefined, o.operationNames))]
+      : [],
     observeRequest(path, method, status, seconds) {
       if (instrument) {
         h.http.observe(

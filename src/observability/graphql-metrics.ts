@@ -1,29 +1,76 @@
 // GraphQL operation timing for /metrics: a yoga plugin observing each execution by operation name
-// and type. Names are bounded: the first `maxNames` distinct names seen keep their own label,
-// later ones read `other`, unnamed operations `anonymous`; the query text is never a label.
+// and type. Names are bounded by what a low-privilege caller cannot fill: a name gets its own
+// label when the operator listed it (BERTH_METRICS_OPERATION_NAMES), or when a trusted caller
+// (`scheduler`, `service`, `admin`, or anyone with auth off) used it first, up to `maxNames` such
+// names. `member` and `reader` tokens reuse those labels and never create one: their other names
+// read `other`, so sending random names cannot push Nova's or the console's operations out of
+// their labels. Unnamed operations are `anonymous`; the query text is never a label.
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Histogram } from 'prom-client';
 
-/** Distinct operation names that get their own label (per app). */
+/** Distinct operation names trusted callers may add as labels (per app). */
 export const MAX_OPERATION_NAMES = 100;
 
-/** The label of an operation name, from a registry of the first names seen. */
+/** Roles whose new operation names become labels: the services that run the cloud. */
+export const LABELLING_ROLES: ReadonlySet<string> = new Set(['scheduler', 'service', 'admin']);
+
+/** A GraphQL name ([_A-Za-z][_0-9A-Za-z]*) short enough to be a label. */
+const NAME = /^[_A-Za-z][_0-9A-Za-z]{0,63}$/;
+
+/**
+ * Parses BERTH_METRICS_OPERATION_NAMES: comma-separated GraphQL operation names.
+ * @returns the names, or why not (a message naming the bad entry).
+ */
+export function parseOperationNames(v: string | undefined): string[] | string {
+  const names = (v ?? '')
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => n !== '');
+  const bad = names.find((n) => !NAME.test(n));
+  if (bad !== undefined) {
+    return `'${bad.slice(0, 80)}' is not a GraphQL operation name of at most 64 characters`;
+  }
+  return names;
+}
+
+/** Who ran an operation, as far as labels care. */
+export type LabelCaller = { readonly role: string } | null;
+
+/** True when `caller` may add a label: a labelling role, or `null` (auth off: no caller). */
+export function mayAddLabel(caller: LabelCaller | undefined): boolean {
+  return caller === null || (caller !== undefined && LABELLING_ROLES.has(caller.role));
+}
+
+/** The label of an operation name, from the configured names and those trusted callers used. */
 export class OperationNames {
   private readonly seen = new Set<string>();
+  private readonly allowed: ReadonlySet<string>;
 
-  constructor(private readonly maxNames = MAX_OPERATION_NAMES) {}
+  /**
+   * @param maxNames most names trusted callers may add
+   * @param allowed names that always have their own label (not counted in maxNames)
+   */
+  constructor(
+    private readonly maxNames = MAX_OPERATION_NAMES,
+    allowed: readonly string[] = [],
+  ) {
+    this.allowed = new Set(allowed);
+  }
 
-  /** `name` itself while fewer than maxNames names were seen; `anonymous` or `other` else. */
-  label(name: string | undefined | null): string {
+  /**
+   * `name` itself when configured or already labelled, or when `mayAdd` and fewer than maxNames
+   * names were added; `anonymous` for no name; `other` else.
+   */
+  label(name: string | undefined | null, mayAdd: boolean): string {
     if (!name) {
       return 'anonymous';
     }
-    if (this.seen.has(name)) {
+    if (this.allowed.has(name) || this.seen.has(name)) {
       return name;
     }
     // GraphQL names are [_A-Za-z][_0-9A-Za-z]*; very long ones are not worth a series.
-    if (this.seen.size >= this.maxNames || name.length > 64) {
+    if (!mayAdd || this.seen.size >= this.maxNames || name.length > 64) {
       return 'other';
     }
     this.seen.add(name);
@@ -39,12 +86,13 @@ export function useOperationMetrics(
   return {
     onExecute({ args }) {
       const op = getOperationAST(args.document, args.operationName);
+      const caller = (args.contextValue as { caller?: LabelCaller } | undefined)?.caller;
       const started = performance.now();
       return {
         onExecuteDone() {
           histogram.observe(
             {
-              operation_name: names.label(op?.name?.value),
+              operation_name: names.label(op?.name?.value, mayAddLabel(caller)),
               operation_type: op?.operation ?? 'unknown',
             },
             (performance.now() - started) / 1000,

@@ -1,6 +1,6 @@
 // Label cardinality stays bounded: 10,000 requests for distinct provider uuids make one request
-// series per route, method and status class, and 300 distinct GraphQL operation names make at
-// most 100 named series plus `other`.
+// series per route, method and status class, 300 distinct GraphQL operation names make at most
+// 100 named series plus `other`, and the lowest roles cannot use up those 100 labels.
 import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { MAX_OPERATION_NAMES } from '../../src/observability/graphql-metrics';
@@ -81,5 +81,54 @@ describe('/metrics label cardinality', () => {
       expect.arrayContaining(['Op0', `Op${MAX_OPERATION_NAMES - 1}`, 'other', 'anonymous']),
     );
     expect(names).not.toContain(`Op${MAX_OPERATION_NAMES}`);
+  });
+});
+
+describe('/metrics operation labels with auth on', () => {
+  let t: TestApp;
+  const tokens: Record<string, string> = {};
+  beforeAll(async () => {
+    t = await createTestApp({ BERTH_AUTH: 'on', BERTH_METRICS_OPERATION_NAMES: 'ConsoleVersion' });
+    tokens.member = (await t.app.tokens.create({ role: 'member', project: 'p' })).token;
+    tokens.reader = (await t.app.tokens.create({ role: 'reader' })).token;
+    tokens.scheduler = (await t.app.tokens.create({ role: 'scheduler' })).token;
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const run = async (role: string, name: string) => {
+    const res = await gql(
+      t.app,
+      `query ${name} { version { berth } }`,
+      {},
+      {
+        authorization: `Bearer ${tokens[role]}`,
+      },
+    );
+    expect(res.errors).toBeUndefined();
+  };
+
+  it('gives member and reader tokens no labels of their own: random names read other', async () => {
+    await run('scheduler', 'NovaPlace');
+    for (let i = 0; i < 3 * MAX_OPERATION_NAMES; i++) {
+      await run(i % 2 === 0 ? 'member' : 'reader', `Random${randomUUID().replaceAll('-', '')}`);
+    }
+    // Names a trusted caller used, and the configured ones, keep their labels for everyone.
+    await run('member', 'NovaPlace');
+    await run('member', 'ConsoleVersion');
+    await run('scheduler', 'LaterName');
+    const text = await served(t.app, scrape);
+    const counts = Object.fromEntries(
+      sampleLines(text)
+        .filter((l) => l.name === 'berth_graphql_operation_duration_seconds_count')
+        .map((l) => [l.labels.operation_name, l.value]),
+    );
+    expect(counts).toEqual({
+      NovaPlace: 2,
+      ConsoleVersion: 1,
+      LaterName: 1,
+      other: 3 * MAX_OPERATION_NAMES,
+    });
   });
 });

@@ -1,7 +1,9 @@
 // BERTH_PLUGIN_ISOLATION=worker: operator plugins run in a pool of worker threads. A filter stuck
 // in a synchronous loop is cut off at its time budget (its onError outcome, the worker replaced),
-// concurrent and later requests are served, weighers and handle.log work across the thread
-// boundary, and a plugin that fails to load stops start-up with the same file:line as inline.
+// a filter that leaks memory is stopped at the worker's heap limit (BERTH_PLUGIN_WORKER_HEAP_MB:
+// that plugin's failure, the worker replaced), concurrent and later requests are served, weighers
+// and handle.log work across the thread boundary, and a plugin that fails to load stops start-up
+// with the same file:line as inline.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,6 +44,30 @@ exports.create = () => ({
   multiplier: 1,
   weigh(host, req) {
     return (req.hints.prefer ?? []).includes(host.name) ? 1 : 0;
+  },
+});
+`;
+
+/**
+ * With the hint `leak`, keeps allocating into a module-level list (what a leaking plugin does
+ * over many requests, at once), up to 384 MiB; its budget is long enough for that to finish.
+ */
+const LEAK_FILTER = `
+const kept = [];
+exports.NAME = 'LeakFilter';
+exports.kind = 'filter';
+exports.create = () => ({
+  name: 'LeakFilter',
+  kind: 'filter',
+  onError: 'closed',
+  timeBudgetMs: 20000,
+  filter(host, req) {
+    if (req.hints.leak) {
+      for (let mb = 0; mb < 384; mb++) {
+        kept.push(Array.from({ length: 1024 * 128 }, (_, i) => i + mb));
+      }
+    }
+    return { fits: true };
   },
 });
 `;
@@ -169,6 +195,81 @@ describe('operator plugins in worker threads', () => {
     const e = await explain();
     expect(e.pluginFailures).toEqual([]);
     expect(e.filterSteps[0]).toMatchObject({ before: 4, after: 3 });
+  });
+});
+
+describe('a leaking plugin in worker threads', () => {
+  let t: TestApp;
+  let dir: string;
+  const lines: Record<string, unknown>[] = [];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'berth-leak-'));
+    writeFileSync(join(dir, 'leak-filter.js'), LEAK_FILTER);
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        for (const l of String(chunk).split('\n').filter(Boolean)) {
+          lines.push(JSON.parse(l));
+        }
+        done();
+      },
+    });
+    t = await createTestApp(
+      {
+        BERTH_PLUGIN_DIRS: dir,
+        BERTH_PLUGIN_ISOLATION: 'worker',
+        BERTH_PLUGIN_WORKERS: '1',
+        BERTH_PLUGIN_WORKER_HEAP_MB: '64',
+        BERTH_SCHEDULER_FILTERS: 'LeakFilter',
+        BERTH_SCHEDULER_WEIGHERS: 'none',
+        BERTH_EVALUATION_REUSE_MS: '0',
+      },
+      { logger: createLogger('info', sink) },
+    );
+    for (let i = 0; i < 2; i++) {
+      await buildResourceProvider(t.app.services, {
+        name: `leak-${i}`,
+        inventories: [{ resourceClass: 'VCPU', total: 8 }],
+      });
+    }
+  });
+  afterAll(async () => {
+    await t.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function explain(hints: { key: string; values: string[] }[] = []) {
+    const r = await gql(t.app, EXPLAIN, input(hints));
+    expect(r.errors).toBeUndefined();
+    return r.data.explainPlacement;
+  }
+
+  it('stops it at the heap limit as that plugin’s failure, replaces the worker and serves on', async () => {
+    expect((await explain()).pluginFailures).toEqual([]);
+    const rssBefore = process.memoryUsage().rss;
+    const leaked = await explain([{ key: 'leak', values: ['1'] }]);
+    // onError 'closed': no host passes, and the failure says why.
+    expect(leaked.filterSteps[0]).toMatchObject({ filter: 'LeakFilter', before: 2, after: 0 });
+    expect(leaked.pluginFailures).toEqual([
+      expect.objectContaining({ plugin: 'LeakFilter', cause: 'ERROR', policy: 'CLOSED' }),
+    ]);
+    expect(leaked.pluginFailures[0].message).toMatch(
+      /ran out of memory: its worker passed the heap limit of 64 MiB \(BERTH_PLUGIN_WORKER_HEAP_MB\) and was replaced/,
+    );
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        plugin: 'LeakFilter',
+        msg: 'scheduler plugin worker ran out of memory; replacing it',
+      }),
+    );
+    // The leak died with its worker: the process holds nothing like the 384 MiB it asked for.
+    expect(process.memoryUsage().rss - rssBefore).toBeLessThan(200 * 1024 * 1024);
+    // A fresh worker serves the next requests.
+    for (let i = 0; i < 2; i++) {
+      const next = await explain();
+      expect(next.pluginFailures).toEqual([]);
+      expect(next.filterSteps[0]).toMatchObject({ before: 2, after: 2 });
+    }
   });
 });
 

@@ -89,6 +89,29 @@ describe('loadConfig', () => {
     );
   });
 
+  it('takes BERTH_METRICS_OPERATION_NAMES as a checked list of GraphQL names', () => {
+    expect(loadConfig({}).metricsOperationNames).toEqual([]);
+    expect(
+      loadConfig({ BERTH_METRICS_OPERATION_NAMES: 'Place, ConsoleOverview,_x' })
+        .metricsOperationNames,
+    ).toEqual(['Place', 'ConsoleOverview', '_x']);
+    for (const bad of ['Place,1Bad', 'a-b', 'x'.repeat(65)]) {
+      expect(() => loadConfig({ BERTH_METRICS_OPERATION_NAMES: bad })).toThrow(
+        /^invalid BERTH_METRICS_OPERATION_NAMES: '.*' is not a GraphQL operation name/,
+      );
+    }
+  });
+
+  it('limits each plugin worker thread’s heap to 256 MiB unless told otherwise', () => {
+    expect(loadConfig({}).scheduler.pluginWorkerHeapMb).toBe(256);
+    expect(loadConfig({ BERTH_PLUGIN_WORKER_HEAP_MB: '64' }).scheduler.pluginWorkerHeapMb).toBe(64);
+    for (const bad of ['8', 'lots', '100000']) {
+      expect(() => loadConfig({ BERTH_PLUGIN_WORKER_HEAP_MB: bad })).toThrow(
+        /^invalid BERTH_PLUGIN_WORKER_HEAP_MB: /,
+      );
+    }
+  });
+
   it('takes CORS origins as a checked list, none by default', () => {
     expect(loadConfig({}).corsOrigins).toEqual([]);
     expect(

@@ -14,6 +14,8 @@ export interface OutOfProcessConfig {
   readonly scheduler: {
     readonly pluginIsolation: 'inline' | 'worker';
     readonly pluginWorkers: number;
+    /** Heap limit of each worker thread, MiB (default 256). */
+    readonly pluginWorkerHeapMb?: number;
     readonly extenders: readonly ExtenderConfig[];
   };
 }
@@ -43,11 +45,13 @@ export function outOfProcessPlugins(
   if (files.length === 0) {
     return { plugins: extenders, close: async () => {} };
   }
-  const control = startControlWorker(logger);
+  const heapMb = config.scheduler.pluginWorkerHeapMb;
+  const control = startControlWorker(logger, heapMb);
   const pool = new PluginWorkerPool({
     entry: workerEntryPath(),
     files,
     size: config.scheduler.pluginWorkers,
+    heapMb,
     logger,
   });
   let closing: Promise<void> | undefined;

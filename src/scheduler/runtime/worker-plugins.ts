@@ -164,7 +164,7 @@ export function workerPluginModules(
   });
 }
 
-/** Starts the control worker for `workerPluginModules`. */
-export function startControlWorker(logger: SchedulerLogger): ControlWorker {
-  return new ControlWorker(workerEntryPath(), logger);
+/** Starts the control worker for `workerPluginModules`, its heap limited to `heapMb` MiB. */
+export function startControlWorker(logger: SchedulerLogger, heapMb?: number): ControlWorker {
+  return new ControlWorker(workerEntryPath(), logger, heapMb);
 }

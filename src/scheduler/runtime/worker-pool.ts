@@ -2,7 +2,9 @@
 // shape of a Kubernetes out-of-tree plugin without the network). Each worker loads every operator
 // plugin file and creates the enabled instances; a request's hook runs on one idle worker, one job
 // per worker at a time. A job that outlives its deadline (a synchronous infinite loop, a promise
-// that never settles) gets its worker terminated and replaced; other workers keep serving.
+// that never settles) gets its worker terminated and replaced; a worker whose heap passes its
+// limit (`heapMb`, V8's resourceLimits) is stopped by Node, and the job it was running fails with
+// a message saying so; either way other workers keep serving and a fresh worker takes the slot.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
@@ -52,12 +54,14 @@ export class ControlWorker {
   private readonly port;
   private readonly signal = new Int32Array(new SharedArrayBuffer(4));
 
-  constructor(entry: string, logger: SchedulerLogger) {
+  /** @param heapMb the thread's heap limit, MiB (module top-level code runs here). */
+  constructor(entry: string, logger: SchedulerLogger, heapMb: number = DEFAULT_WORKER_HEAP_MB) {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
     this.worker = new Worker(entry, {
       workerData: { files: [], instances: [], syncPort: port2, signal: this.signal },
       transferList: [port2],
+      resourceLimits: resourceLimits(heapMb),
     });
     this.worker.unref();
     forwardLogs(this.worker, logger);
@@ -130,7 +134,20 @@ export interface WorkerPoolOptions {
   readonly files: readonly string[];
   /** Number of worker threads. */
   readonly size: number;
+  /** Each thread's heap limit (V8 old generation), MiB; default {@link DEFAULT_WORKER_HEAP_MB}. */
+  readonly heapMb?: number;
   readonly logger: SchedulerLogger;
+}
+
+/** Default heap limit of a plugin worker thread, MiB (BERTH_PLUGIN_WORKER_HEAP_MB). */
+export const DEFAULT_WORKER_HEAP_MB = 256;
+
+/**
+ * A worker's resourceLimits: its old generation (where a leak accumulates) capped at `heapMb`.
+ * Memory outside the JS heap (Buffers, ArrayBuffers) is not counted by V8's limit.
+ */
+function resourceLimits(heapMb: number): { maxOldGenerationSizeMb: number } {
+  return { maxOldGenerationSizeMb: heapMb };
 }
 
 /** How long a pool worker that failed to boot waits before the next attempt. */
@@ -158,7 +175,9 @@ export class PluginWorkerPool {
   private spawn(slot: Slot): void {
     const worker = new Worker(this.options.entry, {
       workerData: { files: this.options.files, instances: this.instances },
+      resourceLimits: resourceLimits(this.heapMb),
     });
+    let outOfMemory = false;
     worker.unref();
     slot.worker = worker;
     slot.ready = false;
@@ -187,10 +206,17 @@ export class PluginWorkerPool {
         this.dispatch();
       }
     });
-    worker.on('error', (err) => {
-      if (slot.worker === worker) {
-        this.options.logger.warn({ err: err.message }, 'scheduler plugin worker crashed');
+    worker.on('error', (err: Error & { code?: string }) => {
+      if (slot.worker !== worker) {
+        return;
       }
+      outOfMemory = err.code === 'ERR_WORKER_OUT_OF_MEMORY';
+      this.options.logger.warn(
+        { err: err.message, plugin: this.pluginOf(slot.job), heapMb: this.heapMb },
+        outOfMemory
+          ? 'scheduler plugin worker ran out of memory; replacing it'
+          : 'scheduler plugin worker crashed',
+      );
     });
     worker.on('exit', () => {
       if (slot.worker !== worker || this.closed) {
@@ -200,7 +226,13 @@ export class PluginWorkerPool {
       slot.job = null;
       if (job) {
         clearTimeout(job.timer);
-        job.reject(new Error('the plugin worker running it crashed'));
+        job.reject(
+          new Error(
+            outOfMemory
+              ? `ran out of memory: its worker passed the heap limit of ${this.heapMb} MiB (BERTH_PLUGIN_WORKER_HEAP_MB) and was replaced`
+              : 'the plugin worker running it crashed',
+          ),
+        );
       }
       this.replacements += 1;
       const delay = slot.ready ? 0 : RESPAWN_DELAY_MS;
@@ -211,6 +243,15 @@ export class PluginWorkerPool {
         }
       }, delay).unref();
     });
+  }
+
+  private get heapMb(): number {
+    return this.options.heapMb ?? DEFAULT_WORKER_HEAP_MB;
+  }
+
+  /** The plugin a job runs (for the log), or undefined. */
+  private pluginOf(job: Pending | null): string | undefined {
+    return job ? this.instances.find((i) => i.id === job.message.id)?.name : undefined;
   }
 
   /** Creates a plugin instance in every worker (current and future). */

@@ -1,6 +1,6 @@
 // The bounded labels of /metrics: route templates, method, status class, GraphQL operation names;
 // and when the OTEL_* variables turn tracing on.
-import { OperationNames } from '../../../src/observability/graphql-metrics';
+import { mayAddLabel, OperationNames } from '../../../src/observability/graphql-metrics';
 import { methodLabel, routeNamer, statusLabel } from '../../../src/observability/http-route';
 import { tracingRequested } from '../../../src/observability/tracing';
 import { ROUTES } from '../../../src/rest/routes';
@@ -65,11 +65,43 @@ describe('methodLabel and statusLabel', () => {
 });
 
 describe('OperationNames', () => {
-  it('keeps the first names seen, then says other; unnamed is anonymous', () => {
+  it('keeps the first names trusted callers use, then says other; unnamed is anonymous', () => {
     const names = new OperationNames(3);
     expect(
-      ['A', 'B', 'A', 'C', 'D', 'B', '', undefined, 'x'.repeat(65)].map((n) => names.label(n)),
+      ['A', 'B', 'A', 'C', 'D', 'B', '', undefined, 'x'.repeat(65)].map((n) =>
+        names.label(n, true),
+      ),
     ).toEqual(['A', 'B', 'A', 'C', 'other', 'B', 'anonymous', 'anonymous', 'other']);
+  });
+
+  it('lets untrusted callers reuse labels but never add one', () => {
+    const names = new OperationNames(3, ['Dashboard']);
+    expect(['Random1', 'Random2', 'Random3', 'Random4'].map((n) => names.label(n, false))).toEqual([
+      'other',
+      'other',
+      'other',
+      'other',
+    ]);
+    expect(names.label('Place', true)).toBe('Place');
+    expect(['Place', 'Dashboard', 'Random5'].map((n) => names.label(n, false))).toEqual([
+      'Place',
+      'Dashboard',
+      'other',
+    ]);
+    // Configured names do not use up the slots of trusted callers.
+    expect(['A', 'B', 'C'].map((n) => names.label(n, true))).toEqual(['A', 'B', 'other']);
+  });
+
+  it.each([
+    [null, true],
+    [{ role: 'admin' }, true],
+    [{ role: 'service' }, true],
+    [{ role: 'scheduler' }, true],
+    [{ role: 'reader' }, false],
+    [{ role: 'member' }, false],
+    [undefined, false],
+  ])('caller %j may add a label: %s', (caller, may) => {
+    expect(mayAddLabel(caller)).toBe(may);
   });
 });
 

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type AdmissionDeps, admit } from '../auth/admission';
 import type { Config } from '../config';
 import { CONSOLE_PREFIX, createConsoleHandler } from '../console-assets';
-import { ASSET_PREFIX, serveGraphiQLAsset } from '../graphiql-assets';
+import { ASSET_PREFIX, GRAPHIQL_PAGE_HEADERS, serveGraphiQLAsset } from '../graphiql-assets';
 import { AUTH_CODES, graphqlMediaTypeProblem } from '../graphql/authenticate-plugin';
 import { BodyTooLargeError, readBodyLimited } from '../http-body';
 import type { Logger } from '../logger';
@@ -40,8 +40,17 @@ export function createRequestHandler(
     res.end(JSON.stringify(body));
   }
 
-  /** Buffers the body under the size limit (413 otherwise), then hands the request to yoga. */
+  /**
+   * Buffers the body under the size limit (413 otherwise), then hands the request to yoga. A GET
+   * may be a browser opening GraphiQL: it gets the page's policy headers (yoga merges them into
+   * its answer; on a JSON answer they are harmless).
+   */
   function serveGraphQL(req: IncomingMessage, res: ServerResponse, requestId: string): void {
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      for (const [name, value] of Object.entries(GRAPHIQL_PAGE_HEADERS)) {
+        res.setHeader(name, value);
+      }
+    }
     if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') {
       graphql(req, res, { requestId });
       return;

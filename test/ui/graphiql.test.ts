@@ -1,5 +1,6 @@
 // GraphiQL in a real browser with no internet: berth's /graphql page loads every script, style
-// and editor worker from berth itself, draws the editor, and runs a query typed into it.
+// and editor worker from berth itself, draws the editor, and runs a query typed into it, all
+// under its Content-Security-Policy with not one violation; another page cannot frame it.
 import { BERTH_VERSION, MAX_MICROVERSION } from '../../src/version';
 import { createTestApp, type TestApp } from '../support/app';
 import { browserIt, browserTitle, shotPath } from '../support/browser';
@@ -25,6 +26,21 @@ describe(browserTitle('GraphiQL offline in chromium'), () => {
     'draws the editor from berth’s own assets and runs a query',
     async () => {
       const { base, page } = harness!;
+      // Injected through the DevTools protocol, which the page's policy does not govern.
+      await page.addInitScript(() => {
+        const seen: string[] = [];
+        (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+        document.addEventListener('securitypolicyviolation', (e) =>
+          seen.push(`${e.violatedDirective} ${e.blockedURI}`),
+        );
+      });
+      const consoleErrors: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error' || /Content Security Policy/i.test(m.text())) {
+          consoleErrors.push(m.text());
+        }
+      });
+      page.on('pageerror', (e) => consoleErrors.push(e.message));
       const elsewhere: string[] = [];
       page.on('request', (r) => {
         if (
@@ -56,6 +72,28 @@ describe(browserTitle('GraphiQL offline in chromium'), () => {
         data: { version: { berth: BERTH_VERSION, placementMicroversion: MAX_MICROVERSION } },
       });
       expect(elsewhere).toEqual([]);
+      expect(
+        await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations),
+      ).toEqual([]);
+      expect(consoleErrors).toEqual([]);
+    },
+    60_000,
+  );
+
+  browserIt(
+    'cannot be framed, not even by a page of its own origin',
+    async () => {
+      const { base, page } = harness!;
+      // A page framing GraphiQL: at berth's own origin, so only the policy can refuse it
+      // ('none' refuses every ancestor; another local origin would also meet Chromium's
+      // private-network rules, which would hide what is tested here).
+      await page.goto(`${base}/healthz`);
+      await page.setContent(`<iframe src="${base}/graphql"></iframe>`);
+      const frame = page.frames().find((f) => f !== page.mainFrame())!;
+      await frame.waitForLoadState();
+      // Chromium replaces a frame refused by frame-ancestors / X-Frame-Options with its error page.
+      expect(frame.url()).toMatch(/^chrome-error:/);
+      expect(await frame.evaluate(() => document.querySelector('#root'))).toBeNull();
     },
     60_000,
   );

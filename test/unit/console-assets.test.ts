@@ -35,8 +35,19 @@ describe('the console handler', () => {
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(r.headers.get('cache-control')).toBe('no-cache');
-    expect(r.headers.get('content-security-policy')).toContain("default-src 'self'");
+    const csp = r.headers.get('content-security-policy') ?? '';
+    for (const directive of [
+      "default-src 'self'",
+      "script-src 'self'",
+      "object-src 'none'",
+      "frame-ancestors 'none'",
+      "base-uri 'none'",
+    ]) {
+      expect(csp.split('; ')).toContain(directive);
+    }
+    expect(r.headers.get('x-frame-options')).toBe('DENY');
     expect(r.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(r.headers.get('referrer-policy')).toBe('no-referrer');
     expect(await r.text()).toContain('<title>berth</title>');
   });
 

@@ -35,22 +35,3 @@ export function authorizeOrThrow(caller: RestCaller, action: string): void {
   }
   throw new HttpError(403, `Policy does not allow ${action} to be performed.`);
 }
-
-/**
- * For a project-scoped token: refuses `action` on another project's data (`project`: the project
- * the request reads; null when there is nothing to read, e.g. an unknown consumer).
- * @throws HttpError 403 'Policy does not allow <action> to be performed.'
- */
-export function ownProjectOrThrow(
-  caller: RestCaller,
-  action: string,
-  project: string | null,
-): void {
-  const scope = caller.token?.project ?? null;
-  if (scope !== null && project !== null && project !== scope) {
-    throw new HttpError(
-      403,
-      `Policy does not allow ${action} to be performed. This token reads project '${scope}' only.`,
-    );
-  }
-}

@@ -108,6 +108,54 @@ describe('REST token mode (BERTH_AUTH=on)', () => {
     expect(r.json.errors[0].detail).toContain('Project-scoped tokens');
   });
 
+  it('answers another project’s consumer exactly as an unknown one for a project-scoped token', async () => {
+    const member = (await t.app.tokens.create({ role: 'member', project: 'p' })).token;
+    const write = async (consumer: string, project: string) => {
+      const r = await call('PUT', `/placement/allocations/${consumer}`, tokens.admin, {
+        allocations: { [rp]: { resources: { VCPU: 1 } } },
+        project_id: project,
+        user_id: 'u',
+        consumer_generation: null,
+        consumer_type: 'INSTANCE',
+      });
+      expect(r.status).toBe(204);
+    };
+    const theirs = randomUUID();
+    const mine = randomUUID();
+    await write(theirs, 'other');
+    await write(mine, 'p');
+    /** Status, body and headers, less those that differ between any two requests. */
+    const answer = async (consumer: string, version: string, token: string) => {
+      const r = await rest.call('GET', `/placement/allocations/${consumer}`, {
+        headers: {
+          accept: 'application/json',
+          'openstack-api-version': `placement ${version}`,
+          'x-auth-token': token,
+        },
+      });
+      const varying = ['date', 'last-modified', 'x-openstack-request-id', 'x-request-id'];
+      const headers = [...r.headers].filter(([k]) => !varying.includes(k));
+      return { status: r.status, body: r.text, headers, dated: r.headers.has('last-modified') };
+    };
+    for (const version of ['1.0', '1.12', '1.28', '1.38', 'latest']) {
+      const unknown = await answer(randomUUID(), version, member);
+      expect(unknown).toMatchObject({ status: 200, body: '{"allocations":{}}' });
+      expect({ version, ...(await answer(theirs, version, member)) }).toEqual({
+        version,
+        ...unknown,
+      });
+    }
+    // Its own consumer, and the foreign one for an unscoped token, are read as they are.
+    expect(JSON.parse((await answer(mine, 'latest', member)).body)).toMatchObject({
+      allocations: { [rp]: { resources: { VCPU: 1 } } },
+      project_id: 'p',
+    });
+    expect(JSON.parse((await answer(theirs, 'latest', tokens.reader!)).body)).toMatchObject({
+      allocations: { [rp]: { resources: { VCPU: 1 } } },
+      project_id: 'other',
+    });
+  });
+
   it('never writes a token to the logs (requests logged, secrets redacted)', async () => {
     await fetch(`${rest.base}/graphql`, {
       method: 'POST',

@@ -1,5 +1,6 @@
 // The role table in README.md ("Roles", between the role-table markers), walked whole: every
-// GraphQL query and mutation and every REST route and method, with a token of every role. A role
+// GraphQL query, mutation and subscription and every REST route and method, with a token of
+// every role. A role
 // may do what its row and every row above it list; anything else is refused with 403 before it
 // runs. A field or route missing from the table (or named there but gone) fails the test, so the
 // table stays the truth about who may do what.
@@ -25,6 +26,7 @@ import { createTestApp, type TestApp } from '../support/app';
 import { buildResourceProvider } from '../support/factories';
 import { gql } from '../support/graphql';
 import { type RestClient, restClient } from '../support/rest';
+import { subscribe } from '../support/sse';
 
 /** The project of the `member` token; every String argument is this, so it reads its own. */
 const PROJECT = 'x';
@@ -105,7 +107,10 @@ const OWN_PROJECT_ARGS: Readonly<Record<string, string>> = {
 };
 
 /** One operation calling `field` with its required arguments. */
-function documentOf(kind: 'query' | 'mutation', field: GraphQLField<unknown, unknown>): string {
+function documentOf(
+  kind: 'query' | 'mutation' | 'subscription',
+  field: GraphQLField<unknown, unknown>,
+): string {
   const args = field.args
     .filter((a: GraphQLArgument) => isNonNullType(a.type) && a.defaultValue === undefined)
     .map((a) => `${a.name}: ${literal(a.type)}`);
@@ -174,6 +179,34 @@ describe('the README role table', () => {
       expect(codes).not.toContain('GRAPHQL_VALIDATION_FAILED');
     } else {
       expect(codes).toEqual(['berth.forbidden']);
+    }
+  });
+
+  const subscriptions = Object.values(schema.getSubscriptionType()!.getFields());
+
+  it.each(
+    subscriptions.flatMap((field) => ROLES.map((role) => ({ field, role, name: field.name }))),
+  )('GraphQL subscription $name as $role', async ({ field, role }) => {
+    const need = table.graphql.get(field.name) ?? 'reader';
+    const stream = await subscribe(
+      'http://berth.test',
+      documentOf('subscription', field),
+      {},
+      tokens[role],
+      (url, init) => Promise.resolve(t.app.graphql.fetch(url, init)),
+    );
+    try {
+      // A refusal comes before any event; an accepted subscription may wait for a change.
+      const first = await stream.next(1500);
+      const codes = first === 'timeout' ? [] : (first.errors ?? []).map((e) => e.extensions?.code);
+      if (roleAllows(role, need)) {
+        expect(codes).not.toContain('berth.forbidden');
+        expect(codes).not.toContain('GRAPHQL_VALIDATION_FAILED');
+      } else {
+        expect(codes).toEqual(['berth.forbidden']);
+      }
+    } finally {
+      await stream.close();
     }
   });
 
@@ -259,7 +292,11 @@ describe('the README role table', () => {
       },
     });
     expect(put.status).toBe(204);
-    expect((await asMember('GET', `/placement/allocations/${theirs}`)).status).toBe(403);
+    // Another project's consumer reads as an unknown one: no answer tells that it exists.
+    const foreign = await asMember('GET', `/placement/allocations/${theirs}`);
+    const unknown = await asMember('GET', `/placement/allocations/${randomUUID()}`);
+    expect([foreign.status, foreign.text]).toEqual([200, '{"allocations":{}}']);
+    expect([unknown.status, unknown.text]).toEqual([foreign.status, foreign.text]);
     const usages = await gql(
       t.app,
       'query { usages(projectId: "other") { __typename } }',

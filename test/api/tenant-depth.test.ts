@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { createTestApp, type TestApp } from '../support/app';
 import { type GqlResponse, gql } from '../support/graphql';
+import { type RestClient, restClient } from '../support/rest';
 import { subscribe } from '../support/sse';
 import { A_PROJECT, buildTwoProjects, leaked, type TwoProjects } from '../support/two-projects';
 
@@ -26,6 +27,7 @@ describe('tenant isolation at every depth (GraphQL, BERTH_AUTH=on)', () => {
     // these deep selections before they run; lifted so the access rules are what is tested.
     t = await createTestApp({
       BERTH_AUTH: 'on',
+      BERTH_REST_AUTH: 'token',
       BERTH_MAX_SUBSCRIPTIONS: '20',
       BERTH_GRAPHQL_MAX_COST: '1000000000',
     });
@@ -182,6 +184,47 @@ describe('tenant isolation at every depth (GraphQL, BERTH_AUTH=on)', () => {
     const r = await as(c.tokens.scheduler, q, v);
     expect(r.errors).toBeUndefined();
     clean(q, v, r);
+  });
+
+  describe('the REST facade applies the same rules', () => {
+    let rest: RestClient;
+    beforeAll(async () => {
+      rest = await restClient(t.app);
+    });
+    afterAll(async () => {
+      await rest.close();
+    });
+    const get = (path: string, token: string) =>
+      rest.call('GET', path, {
+        headers: {
+          accept: 'application/json',
+          'openstack-api-version': 'placement latest',
+          'x-auth-token': token,
+        },
+      });
+
+    it("lists a shared provider's allocations with only its own project's consumers", async () => {
+      for (const token of [c.tokens.reader, c.tokens.scheduler]) {
+        const r = await get(`/resource_providers/${c.host}/allocations`, token);
+        expect(r.status).toBe(200);
+        expect(Object.keys(r.json.allocations)).toContain(c.own[0]);
+        expect(leaked(c.secrets, '', r.text)).toEqual([]);
+      }
+      const all = await get(`/resource_providers/${c.host}/allocations`, c.tokens.admin);
+      expect(Object.keys(all.json.allocations).sort()).toEqual(
+        expect.arrayContaining([c.own[0], c.victims[0]]),
+      );
+    });
+
+    it("answers another project's consumer exactly as an unknown one", async () => {
+      const foreign = await get(`/allocations/${c.victims[0]}`, c.tokens.member);
+      const unknown = await get(`/allocations/${randomUUID()}`, c.tokens.member);
+      expect({ status: foreign.status, body: foreign.json }).toEqual({
+        status: unknown.status,
+        body: unknown.json,
+      });
+      expect(foreign.json).toEqual({ allocations: {} });
+    });
   });
 
   describe('subscriptions pass the same checks', () => {

@@ -3,17 +3,22 @@
 // list_for_consumer, list_for_resource_provider and their _serialize_* helpers).
 import type { AllocationRecord } from '../../placement/types';
 import type { Services } from '../../services';
-import { ownProjectOrThrow } from '../policy';
+import { visibleAllocations, visibleConsumer } from '../project-reads';
 import type { RestRequest } from '../request';
 import { jsonResponse, type RestResponse, withCacheHeaders } from '../response';
 import { providerOrThrow } from './provider-lookup';
 
-/** GET /allocations/{consumer_uuid}: always 200, empty for unknown consumers. */
+/**
+ * GET /allocations/{consumer_uuid}: always 200, empty for unknown consumers, and for another
+ * project's consumers when the token is project-scoped (src/rest/project-reads.ts).
+ */
 export async function listForConsumer(req: RestRequest, svc: Services): Promise<RestResponse> {
   req.checkAcceptOrThrow();
   req.authorizeOrThrow('placement:allocations:list');
-  const consumer = await svc.allocations.findConsumer(req.param('consumer_uuid'));
-  ownProjectOrThrow(req.caller, 'placement:allocations:list', consumer?.projectId ?? null);
+  const consumer = visibleConsumer(
+    req.caller,
+    await svc.allocations.findConsumer(req.param('consumer_uuid')),
+  );
   const allocations: readonly AllocationRecord[] = consumer
     ? await svc.allocations.byConsumerIds([consumer.id])
     : [];
@@ -39,7 +44,10 @@ export async function listForConsumer(req: RestRequest, svc: Services): Promise<
   return withCacheHeaders(req, jsonResponse(result), lastModified);
 }
 
-/** GET /resource_providers/{uuid}/allocations. */
+/**
+ * GET /resource_providers/{uuid}/allocations; a project-scoped token sees its own project's
+ * consumers only (src/rest/project-reads.ts).
+ */
 export async function listForResourceProvider(
   req: RestRequest,
   svc: Services,
@@ -51,7 +59,7 @@ export async function listForResourceProvider(
     req.param('uuid'),
     (u) => `Resource provider '${u}' not found: No resource provider with uuid ${u} found`,
   );
-  const allocations = await svc.allocations.byProviderIds([rp.id]);
+  const allocations = visibleAllocations(req.caller, await svc.allocations.byProviderIds([rp.id]));
   const showGeneration = req.matches('1.28');
   const consumers = showGeneration
     ? await svc.allocations.consumersByIds([...new Set(allocations.map((a) => a.consumerId))])

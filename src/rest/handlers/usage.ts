@@ -3,7 +3,7 @@
 import type { UsageRecord } from '../../placement/types';
 import type { Services } from '../../services';
 import { mapDomainErrors } from '../domain-errors';
-import { ownProjectOrThrow } from '../policy';
+import { ownProjectOrThrow } from '../project-reads';
 import type { RestRequest } from '../request';
 import { jsonResponse, type RestResponse, withCacheHeaders } from '../response';
 import { GET_USAGES_SCHEMA_1_9, GET_USAGES_SCHEMA_V1_38 } from '../schemas/usage';

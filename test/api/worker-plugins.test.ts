@@ -88,51 +88,76 @@ const input = (hints: { key: string; values: string[] }[] = []) => ({
   },
 });
 
-describe('operator plugins in worker threads', () => {
-  let t: TestApp;
-  let dir: string;
+/** A berth app running `files` (plugin sources by file name) in worker threads over `hosts`. */
+async function workerApp(
+  prefix: string,
+  files: Readonly<Record<string, string>>,
+  env: Readonly<Record<string, string>>,
+  hosts: number,
+) {
+  const dir = mkdtempSync(join(tmpdir(), `berth-${prefix}-`));
+  for (const [name, source] of Object.entries(files)) {
+    writeFileSync(join(dir, name), source);
+  }
   const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      for (const l of String(chunk).split('\n').filter(Boolean)) {
+        lines.push(JSON.parse(l));
+      }
+      done();
+    },
+  });
+  const t = await createTestApp(
+    {
+      BERTH_PLUGIN_DIRS: dir,
+      BERTH_PLUGIN_ISOLATION: 'worker',
+      BERTH_EVALUATION_REUSE_MS: '0',
+      ...env,
+    },
+    { logger: createLogger('info', sink) },
+  );
+  for (let i = 0; i < hosts; i++) {
+    await buildResourceProvider(t.app.services, {
+      name: `${prefix}-${i}`,
+      inventories: [{ resourceClass: 'VCPU', total: 8 }],
+    });
+  }
+  return {
+    t,
+    /** Every line the app logged, parsed. */
+    lines,
+    async explain(hints: { key: string; values: string[] }[] = []) {
+      const r = await gql(t.app, EXPLAIN, input(hints));
+      expect(r.errors).toBeUndefined();
+      return r.data.explainPlacement;
+    },
+    async close() {
+      await t.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+describe('operator plugins in worker threads', () => {
+  let w: Awaited<ReturnType<typeof workerApp>>;
+  let t: TestApp;
+  const explain = (hints?: { key: string; values: string[] }[]) => w.explain(hints);
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'berth-worker-'));
-    writeFileSync(join(dir, 'loop-filter.js'), LOOP_FILTER);
-    writeFileSync(join(dir, 'prefer-weigher.js'), PREFER_WEIGHER);
-    const sink = new Writable({
-      write(chunk, _enc, done) {
-        for (const l of String(chunk).split('\n').filter(Boolean)) {
-          lines.push(JSON.parse(l));
-        }
-        done();
-      },
-    });
-    t = await createTestApp(
+    w = await workerApp(
+      'wk',
+      { 'loop-filter.js': LOOP_FILTER, 'prefer-weigher.js': PREFER_WEIGHER },
       {
-        BERTH_PLUGIN_DIRS: dir,
-        BERTH_PLUGIN_ISOLATION: 'worker',
         BERTH_PLUGIN_WORKERS: '2',
         BERTH_SCHEDULER_FILTERS: 'LoopFilter',
         BERTH_SCHEDULER_WEIGHERS: 'PreferWeigher',
-        BERTH_EVALUATION_REUSE_MS: '0',
       },
-      { logger: createLogger('info', sink) },
+      4,
     );
-    for (let i = 0; i < 4; i++) {
-      await buildResourceProvider(t.app.services, {
-        name: `wk-${i}`,
-        inventories: [{ resourceClass: 'VCPU', total: 8 }],
-      });
-    }
+    t = w.t;
   });
-  afterAll(async () => {
-    await t.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  async function explain(hints: { key: string; values: string[] }[] = []) {
-    const r = await gql(t.app, EXPLAIN, input(hints));
-    expect(r.errors).toBeUndefined();
-    return r.data.explainPlacement;
-  }
+  afterAll(() => w.close());
 
   it('filters and weighs in the workers, and the plugin log reaches the main logger', async () => {
     const e = await explain([{ key: 'prefer', values: ['wk-2'] }]);
@@ -147,7 +172,7 @@ describe('operator plugins in worker threads', () => {
     ]);
     expect(e.ranking[0].host.name).toBe('wk-2');
     expect(e.ranking[0].weights).toEqual([{ weigher: 'PreferWeigher', raw: 1 }]);
-    const logged = lines.filter((l) => l.plugin === 'LoopFilter' && l.msg === 'looked at a host');
+    const logged = w.lines.filter((l) => l.plugin === 'LoopFilter' && l.msg === 'looked at a host');
     expect(logged.map((l) => l.host)).toEqual(expect.arrayContaining(['wk-0', 'wk-1', 'wk-2']));
     expect(logged.every((l) => typeof l.thread === 'number' && l.thread > 0)).toBe(true);
   });
@@ -176,7 +201,9 @@ describe('operator plugins in worker threads', () => {
     expect(after.filterSteps[0]).toMatchObject({ before: 4, after: 3 });
     // The stuck worker is terminated and replaced (just after the answer): both workers serve again.
     const replaced = () =>
-      lines.some((l) => String(l.msg).includes('overran its deadline; terminating and replacing'));
+      w.lines.some((l) =>
+        String(l.msg).includes('overran its deadline; terminating and replacing'),
+      );
     for (let i = 0; i < 100 && !replaced(); i++) {
       await new Promise((r) => setTimeout(r, 10));
     }
@@ -199,50 +226,23 @@ describe('operator plugins in worker threads', () => {
 });
 
 describe('a leaking plugin in worker threads', () => {
-  let t: TestApp;
-  let dir: string;
-  const lines: Record<string, unknown>[] = [];
+  let w: Awaited<ReturnType<typeof workerApp>>;
+  const explain = (hints?: { key: string; values: string[] }[]) => w.explain(hints);
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'berth-leak-'));
-    writeFileSync(join(dir, 'leak-filter.js'), LEAK_FILTER);
-    const sink = new Writable({
-      write(chunk, _enc, done) {
-        for (const l of String(chunk).split('\n').filter(Boolean)) {
-          lines.push(JSON.parse(l));
-        }
-        done();
-      },
-    });
-    t = await createTestApp(
+    w = await workerApp(
+      'leak',
+      { 'leak-filter.js': LEAK_FILTER },
       {
-        BERTH_PLUGIN_DIRS: dir,
-        BERTH_PLUGIN_ISOLATION: 'worker',
         BERTH_PLUGIN_WORKERS: '1',
         BERTH_PLUGIN_WORKER_HEAP_MB: '64',
         BERTH_SCHEDULER_FILTERS: 'LeakFilter',
         BERTH_SCHEDULER_WEIGHERS: 'none',
-        BERTH_EVALUATION_REUSE_MS: '0',
       },
-      { logger: createLogger('info', sink) },
+      2,
     );
-    for (let i = 0; i < 2; i++) {
-      await buildResourceProvider(t.app.services, {
-        name: `leak-${i}`,
-        inventories: [{ resourceClass: 'VCPU', total: 8 }],
-      });
-    }
   });
-  afterAll(async () => {
-    await t.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  async function explain(hints: { key: string; values: string[] }[] = []) {
-    const r = await gql(t.app, EXPLAIN, input(hints));
-    expect(r.errors).toBeUndefined();
-    return r.data.explainPlacement;
-  }
+  afterAll(() => w.close());
 
   it('stops it at the heap limit as that plugin’s failure, replaces the worker and serves on', async () => {
     expect((await explain()).pluginFailures).toEqual([]);
@@ -256,7 +256,7 @@ describe('a leaking plugin in worker threads', () => {
     expect(leaked.pluginFailures[0].message).toMatch(
       /ran out of memory: its worker passed the heap limit of 64 MiB \(BERTH_PLUGIN_WORKER_HEAP_MB\) and was replaced/,
     );
-    expect(lines).toContainEqual(
+    expect(w.lines).toContainEqual(
       expect.objectContaining({
         plugin: 'LeakFilter',
         msg: 'scheduler plugin worker ran out of memory; replacing it',

@@ -5,8 +5,8 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createTestApp, type TestApp } from '../support/app';
-import { root } from '../support/cli';
-import { realPostgresIt, testDatabaseUrl } from '../support/db';
+import { CLI_ARGS, cliEnv, root } from '../support/cli';
+import { realPostgresIt, schemaUrl } from '../support/db';
 import { type RestClient, restClient } from '../support/rest';
 
 jest.setTimeout(120_000);
@@ -65,20 +65,11 @@ describe('berth audit log with hostile names', () => {
     });
     expect(put.status).toBe(204);
 
-    const url = new URL(testDatabaseUrl());
-    url.searchParams.set('options', `-c search_path=${t.db.schema}`);
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: url.toString(),
-    };
-    delete env.REDIS_URL;
-    const run = spawnSync(
-      process.execPath,
-      ['-r', 'ts-node/register/transpile-only', 'src/cli/main.ts', 'audit', 'log'],
-      { cwd: root, env, encoding: 'utf8' },
-    );
+    const run = spawnSync(process.execPath, [...CLI_ARGS, 'audit', 'log'], {
+      cwd: root,
+      env: cliEnv({ DATABASE_URL: schemaUrl(t.db.schema) }),
+      encoding: 'utf8',
+    });
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     const lines = run.stdout.trimEnd().split('\n');

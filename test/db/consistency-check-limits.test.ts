@@ -2,11 +2,11 @@
 // with SQL) is walked in linear time, a cycle or a wrong root at its far end is still found, a
 // statement past --statement-timeout stops the run with an error naming the flag, and a check
 // killed with SIGTERM, SIGINT or SIGKILL leaves no statement of it running on the server.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { QueryRunner } from 'typeorm';
 import { runConsistencyChecks } from '../../src/placement/consistency-check';
-import { collect, root, waitFor } from '../support/cli';
-import { createTestDb, realPostgresIt, type TestDb, testDatabaseUrl } from '../support/db';
+import { berth, collect, waitFor } from '../support/cli';
+import { createTestDb, realPostgresIt, schemaUrl, type TestDb } from '../support/db';
 
 jest.setTimeout(120_000);
 
@@ -65,22 +65,8 @@ describe('berth check limits', () => {
   });
 
   /** `berth check <args>` as a real process on the test schema. */
-  const check = (args: string[]): ChildProcess => {
-    const url = new URL(testDatabaseUrl());
-    url.searchParams.set('options', `-c search_path=${db.schema}`);
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: url.toString(),
-    };
-    delete env.REDIS_URL;
-    return spawn(
-      process.execPath,
-      ['-r', 'ts-node/register/transpile-only', 'src/cli/main.ts', 'check', ...args],
-      { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-  };
+  const check = (args: string[]): ChildProcess =>
+    berth(['check', ...args], { DATABASE_URL: schemaUrl(db.schema) });
   const exitOf = (child: ChildProcess) =>
     new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
 

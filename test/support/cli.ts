@@ -7,21 +7,29 @@ import path from 'node:path';
 /** The repository root (the CLI's working directory). */
 export const root = path.resolve(__dirname, '../..');
 
-/** Starts `berth <args>` with `env` added to a clean environment. */
-export function berth(args: string[], env: Record<string, string | undefined>): ChildProcess {
+/** How node runs the CLI from the TypeScript sources (after `process.execPath`). */
+export const CLI_ARGS: readonly string[] = [
+  '-r',
+  'ts-node/register/transpile-only',
+  'src/cli/main.ts',
+];
+
+/** A clean environment (none of the caller's DATABASE_URL, REDIS_URL, BERTH_WORKERS) plus `env`. */
+export function cliEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const clean = { ...process.env };
   delete clean.DATABASE_URL;
   delete clean.REDIS_URL;
   delete clean.BERTH_WORKERS;
-  return spawn(
-    process.execPath,
-    ['-r', 'ts-node/register/transpile-only', 'src/cli/main.ts', ...args],
-    {
-      cwd: root,
-      env: { ...clean, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  return { ...clean, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env };
+}
+
+/** Starts `berth <args>` with `env` added to a clean environment. */
+export function berth(args: string[], env: Record<string, string | undefined>): ChildProcess {
+  return spawn(process.execPath, [...CLI_ARGS, ...args], {
+    cwd: root,
+    env: cliEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 /** Sends SIGTERM to `child` and resolves with its exit code (null when a signal ended it). */

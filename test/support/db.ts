@@ -26,6 +26,13 @@ export function testDatabaseUrl(): string {
   return url;
 }
 
+/** The test database URL with `schema` as the connection's search_path (for a CLI process). */
+export function schemaUrl(schema: string): string {
+  const url = new URL(testDatabaseUrl());
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return url.toString();
+}
+
 /** A migrated, seeded DataSource on its own schema; `drop()` removes the schema. */
 export interface TestDb {
   readonly dataSource: DataSource;

@@ -1,6 +1,7 @@
 // The rows of a Placement 8.0 database exactly as read (src/import/placement/read-placement.ts),
 // before any rule is applied: source ids as text, strings as stored (null when NULL), numbers as
 // the driver gave them (NaN for NULL). validate-source.ts decides what of it berth may hold.
+import type { InventoryAmounts } from '../types';
 
 /** A row of a name table: resource_classes, traits, consumer_types (name), projects, users (external_id). */
 export interface NameRow {
@@ -25,17 +26,11 @@ export interface ProviderRow {
   readonly parentId: string | null;
 }
 
-/** An inventories row. */
-export interface InventoryRow {
+/** An inventories row: its ids and the numbers the API checks (InventoryAmounts). */
+export interface InventoryRow extends InventoryAmounts {
   readonly id: string;
   readonly providerId: string;
   readonly classId: string;
-  readonly total: number;
-  readonly reserved: number;
-  readonly minUnit: number;
-  readonly maxUnit: number;
-  readonly stepSize: number;
-  readonly allocationRatio: number;
 }
 
 /** A resource_provider_traits or resource_provider_aggregates row. */

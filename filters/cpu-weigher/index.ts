@@ -1,6 +1,7 @@
-// CPUWeigher: weighs hosts by free VCPU on the tree; positive multiplier spreads, negative packs
-// (upstream: nova/scheduler/weights/cpu.py).
-import { capacityWeigher } from '../capacity';
+// CPUWeigher: weighs hosts by free VCPU on the tree as Nova does, `total * allocation ratio -
+// reserved - used`, with Nova's minval 0; positive multiplier spreads, negative packs (upstream:
+// nova/scheduler/weights/cpu.py).
+import { capacityWeigher, overcommittedFree } from '../capacity';
 
 /** Nova-compatible name, as written in `enabledWeighers`. */
 export const NAME = 'CPUWeigher';
@@ -19,4 +20,5 @@ export const create = capacityWeigher({
   name: NAME,
   resourceClass: RESOURCE_CLASS,
   multiplierKey: MULTIPLIER_KEY,
+  free: overcommittedFree,
 });

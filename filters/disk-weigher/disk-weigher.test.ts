@@ -1,4 +1,5 @@
-// Table tests for DiskWeigher (after nova/tests/unit/scheduler/weights/test_weights_disk.py).
+// Table tests for DiskWeigher (after nova/tests/unit/scheduler/weights/test_weights_disk.py): the raw
+// weight is Nova's free disk (total - reserved - used, no allocation ratio; GB), minval 0.
 import { buildHostView, buildRequestSpec, type InventoryInput } from '../../src/scheduler/helpers';
 import { buildPlugin } from '../../test/support/plugin';
 import { create, MULTIPLIER_KEY, NAME } from './index';
@@ -9,9 +10,14 @@ describe(NAME, () => {
   it.each<{ name: string; inv: InventoryInput | undefined; want: number }>([
     { name: 'free capacity', inv: { total: 100, used: 40 }, want: 60 },
     {
-      name: 'reserved and ratio applied',
-      inv: { total: 100, reserved: 20, allocationRatio: 4 },
-      want: 320,
+      name: 'reserved subtracted, allocation ratio ignored (free_disk_mb)',
+      inv: { total: 100, reserved: 20, allocationRatio: 4, used: 30 },
+      want: 50,
+    },
+    {
+      name: 'overcommitted weighs negative (clamped by minval)',
+      inv: { total: 100, used: 150 },
+      want: -50,
     },
     { name: 'no inventory weighs 0', inv: undefined, want: 0 },
   ])('weighs $name', ({ inv, want }) => {
@@ -19,6 +25,11 @@ describe(NAME, () => {
       providers: [{ uuid: 'cn1', inventories: inv ? { DISK_GB: inv, OTHER: 7 } : { OTHER: 7 } }],
     });
     expect(make().weigh(host, buildRequestSpec(), undefined)).toBe(want);
+  });
+
+  it("declares Nova's minval 0", () => {
+    expect(make().minval).toBe(0);
+    expect(make().maxval).toBeUndefined();
   });
 
   it('defaults the multiplier to 1, reads it from config and names its aggregate key', () => {

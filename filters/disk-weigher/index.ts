@@ -1,6 +1,8 @@
-// DiskWeigher: weighs hosts by free DISK_GB on the tree; positive multiplier spreads, negative packs
-// (upstream: nova/scheduler/weights/disk.py).
-import { capacityWeigher } from '../capacity';
+// DiskWeigher: weighs hosts by free DISK_GB on the tree as Nova's `free_disk_mb` counts it,
+// `total - reserved - used` (no allocation ratio; in GB, Nova's MB weigh the same once
+// normalised), with Nova's minval 0; positive multiplier spreads, negative packs (upstream:
+// nova/scheduler/weights/disk.py).
+import { capacityWeigher, physicalFree } from '../capacity';
 
 /** Nova-compatible name, as written in `enabledWeighers`. */
 export const NAME = 'DiskWeigher';
@@ -19,4 +21,5 @@ export const create = capacityWeigher({
   name: NAME,
   resourceClass: RESOURCE_CLASS,
   multiplierKey: MULTIPLIER_KEY,
+  free: physicalFree,
 });

@@ -3,7 +3,11 @@
 // NumInstancesFilter / AggregateNumInstancesFilter / IoOpsFilter / AggregateIoOpsFilter and
 // NumInstancesWeigher / IoOpsWeigher are instances (upstream: nova/scheduler/filters/
 // num_instances_filter.py, io_ops_filter.py, nova/scheduler/weights/num_instances.py, io_ops.py).
-import { aggregateValues, minNumericValue, readNumberOrThrow } from '../../src/scheduler/helpers';
+import {
+  aggregateValuesFromKey,
+  readNumberOrThrow,
+  validateNumValues,
+} from '../../src/scheduler/helpers';
 import type {
   FilterPlugin,
   HostView,
@@ -41,8 +45,10 @@ function readMaxOrThrow(handle: PluginHandle, key: string, fallback: number): nu
 
 /**
  * Factory of a filter passing hosts with fewer than the maximum counted (Nova: a host with
- * `count >= max` fails). With `metadataKey`, the lowest numeric value of that key in the host's
- * aggregates is the maximum; a missing or non-numeric value falls back to the configured one.
+ * `count >= max` fails). With `metadataKey`, the maximum is read as Nova's Aggregate* filters read
+ * it (`validate_num_values(..., cast_to=int)`): the lowest of the key's whole values across the
+ * host's aggregates, each cast with Python's `int()`; when there is none, or any value is not an
+ * integer (`"3.5"`, `"3,5"`, `"XXX"`), the configured maximum.
  * @throws Error when the configured maximum is not a whole number >= 0.
  */
 export function countFilter(spec: CountFilterSpec): PluginFactory<FilterPlugin> {
@@ -56,7 +62,11 @@ export function countFilter(spec: CountFilterSpec): PluginFactory<FilterPlugin> 
         const max =
           spec.metadataKey === undefined
             ? configured
-            : minNumericValue(aggregateValues(host.aggregates, spec.metadataKey), configured);
+            : validateNumValues(
+                aggregateValuesFromKey(host.aggregates, spec.metadataKey),
+                configured,
+                'int',
+              );
         const count = spec.count(host);
         if (count < max) {
           return { fits: true };
@@ -81,8 +91,9 @@ export interface CountWeigherSpec {
 }
 
 /**
- * Factory of a weigher by the count: a positive multiplier prefers hosts with more, a negative
- * one hosts with fewer. Config: `multiplier`.
+ * Factory of a weigher by the count, with Nova's `minval = 0` (normalisation starts at 0: counts
+ * 1/2/3 weigh .33/.67/1): a positive multiplier prefers hosts with more, a negative one hosts
+ * with fewer. Config: `multiplier`.
  * @throws Error when `multiplier` is not a finite number.
  */
 export function countWeigher(spec: CountWeigherSpec): PluginFactory<WeigherPlugin> {
@@ -92,6 +103,7 @@ export function countWeigher(spec: CountWeigherSpec): PluginFactory<WeigherPlugi
       kind: 'weigher',
       multiplier: readNumberOrThrow(handle, 'multiplier', spec.defaultMultiplier),
       multiplierMetadataKey: spec.multiplierKey,
+      minval: 0,
       weigh: spec.count,
     }) satisfies WeigherPlugin;
 }

@@ -1,6 +1,6 @@
-// IoOpsWeigher: weighs hosts by the number of consumers in a move on the tree (HostView.numIoOps); Nova's default
-// multiplier -1.0 prefers hosts with fewer
-// (upstream: nova/scheduler/weights/io_ops.py).
+// IoOpsWeigher: weighs hosts by the number of consumers in a move on the tree (HostView.numIoOps),
+// with Nova's minval 0 (normalised from 0, not from the fewest); Nova's default multiplier -1.0
+// prefers hosts with fewer (upstream: nova/scheduler/weights/io_ops.py).
 import { countWeigher, ioOps } from '../host-counts';
 
 /** Nova-compatible name, as written in `enabledWeighers`. */

@@ -1,6 +1,7 @@
-// NumInstancesWeigher: weighs hosts by the number of consumers with allocations on the tree (HostView.numInstances); Nova's default
-// multiplier 0.0 makes it a no-op, a positive one packs, a negative one spreads
-// (upstream: nova/scheduler/weights/num_instances.py).
+// NumInstancesWeigher: weighs hosts by the number of consumers with allocations on the tree
+// (HostView.numInstances), with minval 0 (normalised from 0); the default multiplier 0.0 makes it
+// a no-op, a positive one packs, a negative one spreads (upstream: nova/scheduler/weights/
+// num_instances.py of a later Nova; Nova 26 has none).
 import { countWeigher, instances } from '../host-counts';
 
 /** Nova-compatible name, as written in `enabledWeighers`. */

@@ -1,6 +1,7 @@
-// RAMWeigher: weighs hosts by free MEMORY_MB on the tree; positive multiplier spreads, negative packs
-// (upstream: nova/scheduler/weights/ram.py).
-import { capacityWeigher } from '../capacity';
+// RAMWeigher: weighs hosts by free MEMORY_MB on the tree as Nova's `free_ram_mb` counts it,
+// `total - reserved - used` (no allocation ratio), with Nova's minval 0; positive multiplier
+// spreads, negative packs (upstream: nova/scheduler/weights/ram.py).
+import { capacityWeigher, physicalFree } from '../capacity';
 
 /** Nova-compatible name, as written in `enabledWeighers`. */
 export const NAME = 'RAMWeigher';
@@ -19,4 +20,5 @@ export const create = capacityWeigher({
   name: NAME,
   resourceClass: RESOURCE_CLASS,
   multiplierKey: MULTIPLIER_KEY,
+  free: physicalFree,
 });

@@ -106,6 +106,13 @@ export interface ServerGroupView {
    * placed by this request are not counted. Hosts running no member are absent.
    */
   readonly hosts: Readonly<Record<string, number>>;
+  /**
+   * Host uuid -> how many of the consumers being placed by this request are members with
+   * allocations there (a moving member's current host). Absent when the caller does not say
+   * (read as none). Nova counts them (`host_state.instances`, `instance_group.hosts`); berth's
+   * plugins do only when configured to (see docs/scheduler-plugins.md).
+   */
+  readonly placingHosts?: Readonly<Record<string, number>>;
 }
 
 /** A filter's answer for one host. `reason` is human-readable and should name what was wanted and found. */
@@ -207,7 +214,12 @@ export interface WeigherPlugin<S = void> extends PluginBase {
   readonly multiplier: number;
   /** Aggregate metadata key overriding `multiplier` per host (lowest value wins), e.g. `ram_weight_multiplier`. */
   readonly multiplierMetadataKey?: string;
+  /**
+   * Nova `BaseWeigher.minval`: raw weights below it count as it, and normalisation starts there
+   * instead of at the lowest raw weight (Nova's RAM, Disk, CPU and IoOps weighers declare 0).
+   */
   readonly minval?: number;
+  /** Nova `BaseWeigher.maxval`: raw weights above it count as it; normalisation ends there. */
   readonly maxval?: number;
   prepare?(req: RequestSpec): S | Promise<S>;
   weigh(host: HostView, req: RequestSpec, state: S): number | Promise<number>;

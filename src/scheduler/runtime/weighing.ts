@@ -78,8 +78,21 @@ async function rawWeights(
 }
 
 /**
- * Runs every weigher over the hosts: raw weights, min-max normalisation per weigher (all equal -> 0),
- * times the host's multiplier (aggregate override, lowest wins), summed. A failing weigher is dropped.
+ * A raw weight kept within the weigher's declared bounds (Nova `BaseWeigher.weigh_objects`: "don't
+ * let the weight go beyond the defined max/min"), before normalisation.
+ */
+function clamp(weight: number, minval: number | undefined, maxval: number | undefined): number {
+  const low = minval === undefined ? weight : Math.max(weight, minval);
+  return maxval === undefined ? low : Math.min(low, maxval);
+}
+
+/**
+ * Runs every weigher over the hosts as Nova's `BaseWeightHandler.get_weighed_objects` does: raw
+ * weights, clamped into the weigher's `minval`/`maxval` when it declares them, normalised per
+ * weigher onto 0..1 from `minval`/`maxval` (else the list's own minimum / maximum; all equal -> 0),
+ * times the host's multiplier (aggregate override, lowest wins), summed. One host (or none) is not
+ * weighed by Nova: its weight is 0 (the weighers still run, for the explanation's raw values). A
+ * failing weigher is dropped.
  */
 export async function weighHosts(
   weighers: readonly WeigherPlugin<unknown>[],
@@ -109,7 +122,15 @@ export async function weighHosts(
       steps.push({ plugin: weigher.name, durationMs, failure });
       continue;
     }
-    const normalised = normalise(result.raws, weigher.minval, weigher.maxval);
+    const { minval, maxval } = weigher;
+    const normalised =
+      hosts.length <= 1
+        ? hosts.map(() => 0)
+        : normalise(
+            result.raws.map((w) => clamp(w, minval, maxval)),
+            minval,
+            maxval,
+          );
     hosts.forEach((host, i) => {
       const multiplier = resolveMultiplier(host, weigher.multiplierMetadataKey, weigher.multiplier);
       totals[i]! += multiplier * normalised[i]!;

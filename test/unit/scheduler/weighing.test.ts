@@ -1,5 +1,6 @@
-// Unit tests for src/scheduler/weighing.ts through the pipeline: normalisation maths, multipliers and
-// their aggregate override, random tie-break and host_subset_size (after nova/tests/unit/scheduler/test_weights.py).
+// Unit tests for src/scheduler/weighing.ts through the pipeline: normalisation maths (minval/maxval
+// clamping, one host), multipliers and their aggregate override as Nova reads it, random tie-break
+// and host_subset_size (after nova/tests/unit/scheduler/test_weights.py and nova/weights.py).
 
 import * as ramWeigher from '../../../filters/ram-weigher/index';
 import { buildHostView, buildRequestSpec } from '../../../src/scheduler/helpers';
@@ -67,6 +68,78 @@ describe('weighing', () => {
     expect(result.hosts.map((r) => r.weight)).toEqual([0.5, 0.25, 0]);
   });
 
+  // Nova weights.py: BaseWeigher.weigh_objects clamps to minval/maxval, normalize() starts at
+  // minval (else the list's minimum), get_weighed_objects does not weigh one host.
+  it.each<{ name: string; raws: number[]; bounds: Partial<WeigherPlugin>; want: number[] }>([
+    {
+      name: 'minval 0 starts normalisation at 0, not at the lowest weight',
+      raws: [1, 2, 3],
+      bounds: { minval: 0 },
+      want: [1 / 3, 2 / 3, 1],
+    },
+    {
+      name: 'a weight below minval counts as minval (test_ram_filter_negative)',
+      raws: [512, 1024, 3072, 8192, -512],
+      bounds: { minval: 0 },
+      want: [0.0625, 0.125, 0.375, 1, 0],
+    },
+    {
+      name: 'a weight above maxval counts as maxval',
+      raws: [5, 20, 10],
+      bounds: { minval: 0, maxval: 10 },
+      want: [0.5, 1, 1],
+    },
+    {
+      name: 'all equal with minval 0 weigh 1 (the range is 0..max)',
+      raws: [5, 5, 5],
+      bounds: { minval: 0 },
+      want: [1, 1, 1],
+    },
+    {
+      name: 'all 0 with minval 0 weigh 0 (an empty range)',
+      raws: [0, 0, 0],
+      bounds: { minval: 0 },
+      want: [0, 0, 0],
+    },
+    {
+      name: 'all negative with minval 0 clamp to 0 and weigh 0',
+      raws: [-3, -1, -2],
+      bounds: { minval: 0 },
+      want: [0, 0, 0],
+    },
+    {
+      name: 'maxval alone: the list minimum to maxval',
+      raws: [2, 4, 6],
+      bounds: { maxval: 10 },
+      want: [0, 0.25, 0.5],
+    },
+    {
+      name: 'no bounds: the list minimum to its maximum',
+      raws: [1, 2, 3],
+      bounds: {},
+      want: [0, 0.5, 1],
+    },
+    { name: 'one host is not weighed (0)', raws: [5], bounds: { minval: 0 }, want: [0] },
+    { name: 'one host is not weighed (0), no bounds', raws: [-5], bounds: {}, want: [0] },
+  ])('$name', async ({ raws, bounds, want }) => {
+    const hosts = raws.map((_, i) => buildHostView({ providers: [{ uuid: `h${i}` }] }));
+    const byHost = Object.fromEntries(raws.map((r, i) => [`h${i}`, r]));
+    const pipeline = createPipeline({
+      filters: [],
+      weighers: [fixed('W', byHost, 2, bounds)],
+    });
+    const result = await runPipeline(pipeline, hosts, spec);
+    const got = Object.fromEntries(result.hosts.map((r) => [r.host.uuid, r.components[0]!]));
+    raws.forEach((raw, i) => {
+      expect(got[`h${i}`]!.raw).toBe(raw);
+      expect(got[`h${i}`]!.normalised).toBeCloseTo(want[i]!, 12);
+      expect(result.hosts.find((r) => r.host.uuid === `h${i}`)!.weight).toBeCloseTo(
+        2 * want[i]!,
+        12,
+      );
+    });
+  });
+
   it('lets an aggregate override the multiplier per host, lowest value winning', async () => {
     const hosts = [
       buildHostView({
@@ -92,6 +165,35 @@ describe('weighing', () => {
       ['h2', 0, 2],
       ['h1', -1, -1],
     ]);
+  });
+
+  // Nova get_weight_multiplier: aggregate_values_from_key (whole values) + validate_num_values
+  // (float(), min; a ValueError means the configured multiplier).
+  it.each<{ name: string; values: string[]; want: number }>([
+    { name: 'one value', values: ['1.5'], want: 1.5 },
+    { name: 'the lowest of two aggregates', values: ['2', '1.5'], want: 1.5 },
+    { name: 'a comma list is one value, not a number', values: ['2,3'], want: 4 },
+    { name: 'Python float syntax: exponent', values: ['1e1'], want: 10 },
+    { name: 'Python float syntax: underscores between digits', values: ['1_0.5'], want: 10.5 },
+    { name: 'a misplaced underscore is not a number', values: ['_1'], want: 4 },
+    { name: 'one bad value means the configured one', values: ['x', '-1'], want: 4 },
+    { name: 'infinity means the configured one (berth)', values: ['inf'], want: 4 },
+    { name: 'NaN means the configured one (berth)', values: ['nan', '1'], want: 4 },
+  ])('reads an aggregate multiplier as Nova does: $name', async ({ values, want }) => {
+    const hosts = [
+      buildHostView({
+        providers: [{ uuid: 'h1' }],
+        aggregates: values.map((v, i) => ({ uuid: `a${i}`, metadata: { w_mult: v } })),
+      }),
+      buildHostView({ providers: [{ uuid: 'h2' }] }),
+    ];
+    const pipeline = createPipeline({
+      filters: [],
+      weighers: [fixed('W', { h1: 1, h2: 0 }, 4, { multiplierMetadataKey: 'w_mult' })],
+    });
+    const result = await runPipeline(pipeline, hosts, spec);
+    const h1 = result.hosts.find((r) => r.host.uuid === 'h1')!;
+    expect(h1.components[0]!.multiplier).toBe(want);
   });
 
   it.each([

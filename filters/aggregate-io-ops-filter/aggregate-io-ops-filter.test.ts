@@ -41,6 +41,41 @@ describe(NAME, () => {
       metadata: [{ max_io_ops_per_host: '9' }, { max_io_ops_per_host: '7' }],
       want: false,
     },
+    {
+      name: 'a float value is not an int: the configured maximum (Nova int())',
+      max: 4,
+      count: 3,
+      metadata: [{ max_io_ops_per_host: '3.5' }],
+      want: true,
+    },
+    {
+      name: 'one bad value of two: the configured maximum, not the other',
+      max: 4,
+      count: 3,
+      metadata: [{ max_io_ops_per_host: '0' }, { max_io_ops_per_host: '1.5' }],
+      want: true,
+    },
+    {
+      name: 'a comma list is one value, not an int: the configured maximum',
+      max: 4,
+      count: 3,
+      metadata: [{ max_io_ops_per_host: '3,5' }],
+      want: true,
+    },
+    {
+      name: 'Python int() syntax: blanks, sign, underscores',
+      max: 50,
+      count: 10,
+      metadata: [{ max_io_ops_per_host: ' +1_0 ' }],
+      want: false,
+    },
+    {
+      name: 'a valid 0 admits nothing',
+      max: 4,
+      count: 0,
+      metadata: [{ max_io_ops_per_host: '0' }],
+      want: false,
+    },
   ])('$name', ({ max, count, metadata, want }) => {
     const plugin = buildPlugin(create, NAME, max === undefined ? {} : { maxIoOpsPerHost: max });
     const host = buildHostView({

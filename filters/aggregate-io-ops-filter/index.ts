@@ -1,5 +1,8 @@
-// AggregateIoOpsFilter: as IoOpsFilter, with the maximum overridden by the lowest `max_io_ops_per_host` in the host's aggregate metadata
-// (upstream: nova/scheduler/filters/io_ops_filter.py AggregateIoOpsFilter).
+// AggregateIoOpsFilter: as IoOpsFilter, with the maximum overridden by the lowest
+// `max_io_ops_per_host` in the host's aggregate metadata, read as Nova reads it: whole values (no
+// comma lists) cast with Python's `int()`; when any value is not an integer, the configured
+// maximum (upstream: nova/scheduler/filters/io_ops_filter.py AggregateIoOpsFilter,
+// nova/scheduler/filters/utils.py validate_num_values).
 import { countFilter, ioOps } from '../host-counts';
 import { DEFAULT_MAX, REASON_TOO_MANY_IO_OPS } from '../io-ops-filter/index';
 
@@ -13,7 +16,7 @@ export const kind = 'filter';
 /** Configuration keys: `maxIoOpsPerHost` (Nova's `[filter_scheduler] max_io_ops_per_host`). */
 export const CONFIG_KEYS: readonly string[] = ['maxIoOpsPerHost'];
 
-/** Aggregate metadata key overriding the maximum per host (lowest numeric value wins). */
+/** Aggregate metadata key overriding the maximum per host (lowest integer value wins). */
 export const METADATA_KEY = 'max_io_ops_per_host';
 
 /**

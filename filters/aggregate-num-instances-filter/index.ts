@@ -1,5 +1,8 @@
-// AggregateNumInstancesFilter: as NumInstancesFilter, with the maximum overridden by the lowest `max_instances_per_host` in the host's aggregate metadata
-// (upstream: nova/scheduler/filters/num_instances_filter.py AggregateNumInstancesFilter).
+// AggregateNumInstancesFilter: as NumInstancesFilter, with the maximum overridden by the lowest
+// `max_instances_per_host` in the host's aggregate metadata, read as Nova reads it: whole values
+// (no comma lists) cast with Python's `int()`; when any value is not an integer, the configured
+// maximum (upstream: nova/scheduler/filters/num_instances_filter.py AggregateNumInstancesFilter,
+// nova/scheduler/filters/utils.py validate_num_values).
 import { countFilter, instances } from '../host-counts';
 import { DEFAULT_MAX, REASON_TOO_MANY_INSTANCES } from '../num-instances-filter/index';
 
@@ -13,7 +16,7 @@ export const kind = 'filter';
 /** Configuration keys: `maxInstancesPerHost` (Nova's `[filter_scheduler] max_instances_per_host`). */
 export const CONFIG_KEYS: readonly string[] = ['maxInstancesPerHost'];
 
-/** Aggregate metadata key overriding the maximum per host (lowest numeric value wins). */
+/** Aggregate metadata key overriding the maximum per host (lowest integer value wins). */
 export const METADATA_KEY = 'max_instances_per_host';
 
 /**

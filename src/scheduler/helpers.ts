@@ -12,8 +12,15 @@ import type {
   RequestSpec,
   ServerGroupView,
 } from './plugin-api';
+import { aggregateValuesFromKey, validateNumValues } from './runtime/aggregate-values';
 import { parseNovaFloat } from './runtime/extra-spec-ops';
 
+export {
+  aggregateValuesFromKey,
+  parsePythonFloat,
+  parsePythonInt,
+  validateNumValues,
+} from './runtime/aggregate-values';
 export {
   isOperatorExpression,
   type MatchResult,
@@ -98,8 +105,9 @@ export function aggregateValues(
 }
 
 /**
- * The smallest of some numeric strings (Nova `validate_num_values` with `min`): `fallback` when there
- * are none or when any of them is not a finite number.
+ * The smallest of some numeric strings: `fallback` when there are none or when any of them is not a
+ * finite number. For Nova's reading of a numeric aggregate key (whole values, Python `int()` or
+ * `float()`), use `validateNumValues(aggregateValuesFromKey(...), ...)` instead.
  */
 export function minNumericValue<T>(values: readonly string[], fallback: T): number | T {
   if (values.length === 0) {
@@ -114,7 +122,8 @@ export function minNumericValue<T>(values: readonly string[], fallback: T): numb
 
 /**
  * Min-max normalisation (Nova `weights.normalize`): maps `minval..maxval` (default: the list's own
- * min and max) onto 0..1; when the range is empty every weight becomes 0.
+ * min and max) onto 0..1; when the range is empty every weight becomes 0. Nova clamps the raw
+ * weights into `minval..maxval` before (`BaseWeigher.weigh_objects`); the pipeline does that.
  */
 export function normalise(weights: readonly number[], minval?: number, maxval?: number): number[] {
   if (weights.length === 0) {
@@ -129,8 +138,9 @@ export function normalise(weights: readonly number[], minval?: number, maxval?: 
 }
 
 /**
- * A weigher's multiplier for one host (Nova `utils.get_weight_multiplier`): the lowest numeric value
- * of `metadataKey` across the host's aggregates, else `fallback`.
+ * A weigher's multiplier for one host (Nova `utils.get_weight_multiplier`): the lowest of the values
+ * of `metadataKey` across the host's aggregates, each read whole with Python's `float()`; `fallback`
+ * when there is none or any of them is not a finite number (`"2,3"`, `"inf"`).
  */
 export function resolveMultiplier(
   host: HostView,
@@ -140,7 +150,7 @@ export function resolveMultiplier(
   if (metadataKey === undefined) {
     return fallback;
   }
-  return minNumericValue(aggregateValues(host.aggregates, metadataKey), fallback);
+  return validateNumValues(aggregateValuesFromKey(host.aggregates, metadataKey), fallback, 'float');
 }
 
 /**
@@ -164,15 +174,20 @@ export function freeCapacity(
 
 /**
  * Free amount of one resource class on the host's tree with the allocation ratio overridden by the
- * lowest numeric value of `ratioKey` in the host's aggregates (Nova Aggregate{Ram,Disk,Core}Filter);
- * `ratio` is the override used, if any.
+ * lowest value of `ratioKey` in the host's aggregates, read as Nova's Aggregate{Ram,Disk,Core}Filter
+ * (Nova <= 18) did: whole values, Python `float()`, any bad value = no override. `ratio` is the
+ * override used, if any.
  */
 export function freeCapacityWithOverride(
   host: HostView,
   resourceClass: string,
   ratioKey: string,
 ): { free: number; ratio?: number } {
-  const ratio = minNumericValue(aggregateValues(host.aggregates, ratioKey), undefined);
+  const ratio = validateNumValues(
+    aggregateValuesFromKey(host.aggregates, ratioKey),
+    undefined,
+    'float',
+  );
   const free = freeCapacity(host, resourceClass, ratio);
   return ratio === undefined ? { free } : { free, ratio };
 }

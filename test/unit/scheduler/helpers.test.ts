@@ -2,6 +2,7 @@
 import fc from 'fast-check';
 import {
   aggregateMetadataUnion,
+  aggregateValuesFromKey,
   buildHostView,
   buildRequestSpec,
   freeCapacity,
@@ -11,12 +12,15 @@ import {
   minNumericValue,
   normalise,
   parseNovaFloat,
+  parsePythonFloat,
+  parsePythonInt,
   readNumberOrThrow,
   readStringListOrThrow,
   requestedAmount,
   resolveMultiplier,
+  validateNumValues,
 } from '../../../src/scheduler/helpers';
-import type { PluginHandle } from '../../../src/scheduler/plugin-api';
+import type { AggregateView, PluginHandle } from '../../../src/scheduler/plugin-api';
 
 describe('matchExtraSpec (extra_specs_ops.match)', () => {
   it.each([
@@ -127,6 +131,62 @@ describe('minNumericValue (validate_num_values)', () => {
   });
 });
 
+// Expected values are Python's: int(raw) / float(raw), None where it raises ValueError.
+describe('parsePythonInt / parsePythonFloat', () => {
+  it.each<[string, number | null, number | null]>([
+    ['3', 3, 3],
+    [' 3 ', 3, 3],
+    ['+4', 4, 4],
+    ['-2', -2, -2],
+    ['007', 7, 7],
+    ['1_000', 1000, 1000],
+    ['1__0', null, null],
+    ['_1', null, null],
+    ['1_', null, null],
+    ['3.5', null, 3.5],
+    ['3.0', null, 3],
+    ['1e1', null, 10],
+    ['1_0.5', null, 10.5],
+    ['1e1_0', null, 1e10],
+    ['1._5', null, null],
+    ['3,5', null, null],
+    ['', null, null],
+    ['0x10', null, null],
+    ['XXX', null, null],
+  ])('%j -> int %p, float %p', (raw, int, float) => {
+    expect(parsePythonInt(raw)).toBe(int);
+    expect(parsePythonFloat(raw)).toBe(float);
+  });
+});
+
+describe('aggregateValuesFromKey', () => {
+  it('returns the whole distinct values of one key, not split on commas', () => {
+    const aggregates: AggregateView[] = [
+      { uuid: 'a1', name: null, metadata: { k: '3,5', other: '1' } },
+      { uuid: 'a2', name: null, metadata: { k: ' 2' } },
+      { uuid: 'a3', name: null, metadata: { k: '3,5' } },
+      { uuid: 'a4', name: null, metadata: {} },
+    ];
+    expect(aggregateValuesFromKey(aggregates, 'k')).toEqual(['3,5', ' 2']);
+    expect(aggregateValuesFromKey(aggregates, 'none')).toEqual([]);
+  });
+});
+
+describe('validateNumValues (nova/scheduler/filters/utils.py)', () => {
+  it.each<{ name: string; values: string[]; cast: 'int' | 'float'; want: number }>([
+    { name: 'no values: the default', values: [], cast: 'int', want: 50 },
+    { name: 'the lowest integer', values: ['6', '5'], cast: 'int', want: 5 },
+    { name: 'a float is not an int: the default', values: ['3.5'], cast: 'int', want: 50 },
+    { name: 'one bad value of two: the default', values: ['0', '1.5'], cast: 'int', want: 50 },
+    { name: 'a comma list: the default', values: ['3,5'], cast: 'int', want: 50 },
+    { name: 'a negative integer counts', values: ['-1', '4'], cast: 'int', want: -1 },
+    { name: 'the lowest float', values: ['2', '1.5'], cast: 'float', want: 1.5 },
+    { name: 'an infinite float: the default (berth)', values: ['inf'], cast: 'float', want: 50 },
+  ])('$name', ({ values, cast, want }) => {
+    expect(validateNumValues(values, 50, cast)).toBe(want);
+  });
+});
+
 describe('normalise', () => {
   it('maps the minimum to 0 and the maximum to 1', () => {
     expect(normalise([10, 20, 15])).toEqual([0, 1, 0.5]);
@@ -199,6 +259,18 @@ describe('freeCapacity', () => {
       ratio: 1,
     });
     expect(freeCapacityWithOverride(host, 'MEMORY_MB', 'other_ratio')).toEqual({ free: 1300 });
+  });
+
+  it('reads the ratio override as Nova <= 18 did: a comma list is no override', () => {
+    const listed = buildHostView({
+      providers: [
+        { uuid: 'cn1', inventories: { MEMORY_MB: { total: 1000, allocationRatio: 1.5 } } },
+      ],
+      aggregates: [{ uuid: 'a1', metadata: { ram_allocation_ratio: '1.0,2.0' } }],
+    });
+    expect(freeCapacityWithOverride(listed, 'MEMORY_MB', 'ram_allocation_ratio')).toEqual({
+      free: 1500,
+    });
   });
 
   it('is 0 for a resource class the tree does not have', () => {

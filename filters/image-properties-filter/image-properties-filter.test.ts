@@ -1,15 +1,17 @@
 // Table tests for ImagePropertiesFilter (after nova/tests/unit/scheduler/filters/
 // test_image_props_filters.py; Nova's supported_instance tuples become root traits here, and the
-// hypervisor-version cases have no counterpart).
+// hypervisor-version cases have no counterpart), plus Nova's canonicalisation and validation of
+// the values (nova/objects/fields.py) and image_properties_default_architecture.
+import { STANDARD_TRAITS } from '../../src/db/seed';
 import { buildHostView, buildRequestSpec } from '../../src/scheduler/helpers';
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
-import { create, NAME, REASON_UNSUPPORTED } from './index';
+import { ARCH_TRAITS, create, NAME, REASON_INVALID, REASON_UNSUPPORTED } from './index';
 
 const plugin = buildPlugin(create, NAME);
 
 /** Nova's (arch, hv_type, vm_mode) tuple as berth's root traits. */
 const supports = (arch: string, hv: string, mode: string) => [
-  `HW_ARCH_${arch.toUpperCase()}`,
+  ARCH_TRAITS[arch]!,
   `CUSTOM_HYPERVISOR_${hv.toUpperCase()}`,
   `CUSTOM_VM_MODE_${mode.toUpperCase()}`,
 ];
@@ -103,6 +105,30 @@ describe(NAME, () => {
       want: false,
     },
     {
+      name: 'armv7l is os-traits HW_ARCH_ARMV7',
+      image: { hw_architecture: 'armv7l' },
+      traits: supports('armv7l', 'kvm', 'hvm'),
+      want: true,
+    },
+    {
+      name: 'x86_32 is i686 (Nova canonicalize)',
+      image: { hw_architecture: 'x86_32' },
+      traits: supports('i686', 'kvm', 'hvm'),
+      want: true,
+    },
+    {
+      name: 'the current name wins over the legacy one',
+      image: { hw_architecture: 'x86_64', architecture: 'aarch64' },
+      traits: supports('x86_64', 'kvm', 'hvm'),
+      want: true,
+    },
+    {
+      name: 'each property on its own: a tuple Nova would not find passes (documented)',
+      image: { hw_architecture: 'aarch64', img_hv_type: 'kvm' },
+      traits: [...supports('x86_64', 'kvm', 'hvm'), ...supports('aarch64', 'qemu', 'hvm')],
+      want: true,
+    },
+    {
       name: 'values are case-insensitive',
       image: { hw_architecture: 'X86_64', img_hv_type: 'KVM' },
       traits: supports('x86_64', 'kvm', 'hvm'),
@@ -124,6 +150,77 @@ describe(NAME, () => {
       );
     }
   });
+
+  // Nova refuses these when it builds the image metadata (fields.py canonicalize raises): the
+  // request cannot be placed anywhere.
+  it.each([
+    {
+      image: { hw_architecture: 'x64' },
+      shown: 'hw_architecture="x64"',
+      what: 'architecture name',
+    },
+    {
+      image: { hw_architecture: 'x86' },
+      shown: 'hw_architecture="x86"',
+      what: 'architecture name',
+    },
+    {
+      image: { architecture: 'risc-v' },
+      shown: 'architecture="risc-v"',
+      what: 'architecture name',
+    },
+    { image: { hw_architecture: '' }, shown: 'hw_architecture=""', what: 'architecture name' },
+    { image: { img_hv_type: 'foo' }, shown: 'img_hv_type="foo"', what: 'hypervisor virt type' },
+    { image: { hw_vm_mode: 'pvh' }, shown: 'hw_vm_mode="pvh"', what: 'virtual machine mode' },
+  ])('rejects every host for $shown', ({ image, shown, what }) => {
+    const host = buildHostView({
+      providers: [{ uuid: 'cn1', traits: supports('x86_64', 'kvm', 'hvm') }],
+    });
+    const extraSpecs = Object.fromEntries(Object.entries(image).map(([k, v]) => [`image:${k}`, v]));
+    expect(verdictOf(plugin, host, buildRequestSpec({ extraSpecs }))).toEqual({
+      fits: false,
+      reason: `${REASON_INVALID}: ${shown} is not a valid ${what}`,
+    });
+  });
+
+  // nova/virt/arch.py ALL; the traits are the os-traits names berth seeds (and accepts).
+  it("maps every one of Nova's architectures to an os-traits trait berth accepts", () => {
+    const nova = [
+      ...['alpha', 'armv6', 'armv7l', 'armv7b', 'aarch64', 'cris', 'i686', 'ia64', 'lm32'],
+      ...['m68k', 'microblaze', 'microblazeel', 'mips', 'mipsel', 'mips64', 'mips64el'],
+      ...['openrisc', 'parisc', 'parisc64', 'ppc', 'ppcle', 'ppc64', 'ppc64le', 'ppcemb'],
+      ...['s390', 's390x', 'sh4', 'sh4eb', 'sparc', 'sparc64', 'unicore32', 'x86_64'],
+      ...['xtensa', 'xtensaeb'],
+    ];
+    expect(Object.keys(ARCH_TRAITS).sort()).toEqual([...nova].sort());
+    for (const trait of Object.values(ARCH_TRAITS)) {
+      expect(STANDARD_TRAITS).toContain(trait);
+    }
+    expect(ARCH_TRAITS['armv7l']).toBe('HW_ARCH_ARMV7');
+  });
+
+  it('applies imagePropertiesDefaultArchitecture to an image without one', () => {
+    const arm = buildPlugin(create, NAME, { imagePropertiesDefaultArchitecture: 'aarch64' });
+    const x86 = buildHostView({
+      providers: [{ uuid: 'cn1', name: 'compute-1', traits: supports('x86_64', 'kvm', 'hvm') }],
+    });
+    expect(verdictOf(arm, x86, buildRequestSpec())).toEqual({
+      fits: false,
+      reason: `${REASON_UNSUPPORTED}: imagePropertiesDefaultArchitecture=aarch64 needs root trait HW_ARCH_AARCH64 on compute-1`,
+    });
+    const req = buildRequestSpec({ extraSpecs: { 'image:hw_architecture': 'x86_64' } });
+    expect(verdictOf(arm, x86, req)).toEqual({ fits: true });
+    expect(verdictOf(plugin, x86, buildRequestSpec())).toEqual({ fits: true });
+  });
+
+  it.each(['amd64', 'X86_64', 7])(
+    'refuses imagePropertiesDefaultArchitecture = %p at start-up (Nova: choices=arch.ALL)',
+    (bad) => {
+      expect(() => buildPlugin(create, NAME, { imagePropertiesDefaultArchitecture: bad })).toThrow(
+        `${NAME}: config "imagePropertiesDefaultArchitecture" must be one of`,
+      );
+    },
+  );
 
   it('ignores unscoped keys (those belong to AggregateInstanceExtraSpecsFilter)', () => {
     const host = buildHostView({ providers: [{ uuid: 'cn1' }] });

@@ -2,104 +2,183 @@
 // and VM mode (upstream: nova/scheduler/filters/image_props_filter.py). Image properties come in
 // the extra specs under the `image:` scope (so AggregateInstanceExtraSpecsFilter, which reads only
 // unscoped and `aggregate_instance_extra_specs:` keys, ignores them), with Nova's names or their
-// legacy aliases: `image:hw_architecture` (`image:architecture`), `image:img_hv_type`
-// (`image:hypervisor_type`), `image:hw_vm_mode` (`image:vm_mode`). Placement has no
-// `supported_instances`: the host side is the root provider's traits, `HW_ARCH_<ARCH>` (os-traits),
-// `CUSTOM_HYPERVISOR_<TYPE>` and `CUSTOM_VM_MODE_<MODE>` (no standard traits exist for these two).
-// Each property asked for must be matched by a trait of its kind; values are canonicalised as Nova
-// does (amd64 -> x86_64, i386 -> i686, xapi -> xen, pv -> xen, hv/baremetal -> hvm).
-// `img_hv_requested_version` is not evaluated (no hypervisor version in Placement).
+// legacy aliases (nova/objects/image_meta.py: the current name wins when both are given):
+// `image:hw_architecture` (`image:architecture`), `image:img_hv_type` (`image:hypervisor_type`),
+// `image:hw_vm_mode` (`image:vm_mode`). Values are canonicalised and validated as Nova's fields
+// do (nova/objects/fields.py Architecture, HVType, VMMode): a value Nova refuses makes the request
+// unplaceable (Nova fails it building the image metadata). Placement has no `supported_instances`:
+// the host side is the root provider's traits, `HW_ARCH_<ARCH>` (os-traits, named after Nova's
+// constants: armv7l is HW_ARCH_ARMV7), `CUSTOM_HYPERVISOR_<TYPE>` and `CUSTOM_VM_MODE_<MODE>` (no
+// standard traits exist for these two). Each property is matched on its own, not as one
+// (arch, hv_type, vm_mode) tuple. `img_hv_requested_version` is not evaluated.
 import type { FilterFactory } from '../../src/scheduler/plugin-api';
 
 /** Nova-compatible name, as written in `enabledFilters`. */
 export const NAME = 'ImagePropertiesFilter';
 /** Plugin kind. */
 export const kind = 'filter';
-/** Takes no configuration: any key given for it stops start-up. */
-export const CONFIG_KEYS: readonly string[] = [];
+/** Configuration keys: Nova's `[filter_scheduler] image_properties_default_architecture`. */
+export const CONFIG_KEYS: readonly string[] = ['imagePropertiesDefaultArchitecture'];
 
 /** The extra-spec scope image properties are given under. */
 export const SCOPE = 'image:';
 /** Rejection: the host lacks the trait for a requested image property. */
 export const REASON_UNSUPPORTED = 'host does not support the image properties';
+/** Rejection of every host: an image property has a value Nova refuses. */
+export const REASON_INVALID = 'invalid image property';
 
-/** One image property: its extra-spec keys (Nova name first), how to canonicalise it, the trait. */
-interface Property {
-  readonly keys: readonly string[];
-  readonly canonical: (value: string) => string;
-  readonly traitPrefix: string;
-}
+/** Nova's architectures (nova/virt/arch.py values) -> their os-traits trait (named after Nova's constant). */
+export const ARCH_TRAITS: Readonly<Record<string, string>> = Object.fromEntries(
+  [
+    ...['alpha', 'armv6', 'armv7b', 'aarch64', 'cris', 'i686', 'ia64', 'lm32', 'm68k'],
+    ...['microblaze', 'microblazeel', 'mips', 'mipsel', 'mips64', 'mips64el', 'openrisc'],
+    ...['parisc', 'parisc64', 'ppc', 'ppcle', 'ppc64', 'ppc64le', 'ppcemb', 's390', 's390x'],
+    ...['sh4', 'sh4eb', 'sparc', 'sparc64', 'unicore32', 'x86_64', 'xtensa', 'xtensaeb'],
+  ]
+    .map((arch) => [arch, `HW_ARCH_${arch.toUpperCase()}`])
+    .concat([['armv7l', 'HW_ARCH_ARMV7']]),
+);
 
-function canonicalArch(value: string): string {
-  const v = value.toLowerCase();
-  if (v === 'amd64' || v === 'x64') {
-    return 'x86_64';
-  }
-  if (v === 'x86' || v === 'i386' || v === 'i486' || v === 'i586') {
-    return 'i686';
-  }
-  return v;
-}
-
-function canonicalHvType(value: string): string {
-  const v = value.toLowerCase();
-  return v === 'xapi' ? 'xen' : v;
-}
-
-function canonicalVmMode(value: string): string {
-  const v = value.toLowerCase();
-  if (v === 'pv') {
-    return 'xen';
-  }
-  return v === 'hv' || v === 'baremetal' ? 'hvm' : v;
-}
-
-/** The properties read, with the trait prefix of each. */
-export const PROPERTIES: readonly Property[] = [
-  { keys: ['hw_architecture', 'architecture'], canonical: canonicalArch, traitPrefix: 'HW_ARCH_' },
-  {
-    keys: ['img_hv_type', 'hypervisor_type'],
-    canonical: canonicalHvType,
-    traitPrefix: 'CUSTOM_HYPERVISOR_',
-  },
-  { keys: ['hw_vm_mode', 'vm_mode'], canonical: canonicalVmMode, traitPrefix: 'CUSTOM_VM_MODE_' },
+/** Nova's HVType.ALL. */
+const HV_TYPES: readonly string[] = [
+  ...['baremetal', 'bhyve', 'docker', 'fake', 'hyperv', 'ironic', 'kqemu', 'kvm', 'lxc', 'lxd'],
+  ...['openvz', 'parallels', 'phyp', 'qemu', 'test', 'uml', 'vbox', 'vz', 'vmware', 'xen'],
+  ...['zvm', 'prsm'],
 ];
 
-/** What a request asks for: property key -> the one trait that satisfies it. */
-type Wanted = readonly { readonly key: string; readonly value: string; readonly trait: string }[];
+/** Nova's VMMode.ALL. */
+const VM_MODES: readonly string[] = ['hvm', 'xen', 'uml', 'exe'];
 
-/** The traits the request's image properties need (one per property given). */
-export function wantedTraits(extraSpecs: Readonly<Record<string, string>>): Wanted {
-  const wanted: { key: string; value: string; trait: string }[] = [];
-  for (const property of PROPERTIES) {
-    const key = property.keys.find((k) => (extraSpecs[SCOPE + k] ?? '').trim() !== '');
-    if (key !== undefined) {
-      const value = extraSpecs[SCOPE + key]!.trim();
-      const name = property
-        .canonical(value)
-        .toUpperCase()
-        .replace(/[^A-Z0-9_]/g, '_');
-      wanted.push({ key, value, trait: property.traitPrefix + name });
-    }
+/** Nova `Architecture.canonicalize`: the canonical name, or `null` where Nova raises. */
+export function canonicalArch(value: string): string | null {
+  let v = value.toLowerCase();
+  if (['i386', 'i486', 'i586', 'x86_32', 'x86_32p'].includes(v)) {
+    v = 'i686';
+  } else if (v === 'amd64') {
+    v = 'x86_64';
   }
-  return wanted;
+  return Object.hasOwn(ARCH_TRAITS, v) ? v : null;
 }
 
-/** Creates the filter; it takes no configuration. */
-export const create: FilterFactory<Wanted> = () => ({
-  name: NAME,
-  kind,
-  onError: 'closed',
-  prepare: (req) => wantedTraits(req.extraSpecs),
-  filter(host, _req, wanted) {
-    for (const { key, value, trait } of wanted) {
-      if (!host.root.traits.includes(trait)) {
-        return {
-          fits: false,
-          reason: `${REASON_UNSUPPORTED}: ${key}=${value} needs root trait ${trait} on ${host.name}`,
-        };
-      }
-    }
-    return { fits: true };
+/** Nova `HVType.canonicalize`. */
+export function canonicalHvType(value: string): string | null {
+  const v = value.toLowerCase() === 'xapi' ? 'xen' : value.toLowerCase();
+  return HV_TYPES.includes(v) ? v : null;
+}
+
+/** Nova `VMMode.canonicalize`. */
+export function canonicalVmMode(value: string): string | null {
+  let v = value.toLowerCase();
+  if (v === 'pv') {
+    v = 'xen';
+  } else if (v === 'hv' || v === 'baremetal') {
+    v = 'hvm';
+  }
+  return VM_MODES.includes(v) ? v : null;
+}
+
+/** One image property: its extra-spec keys (Nova name first), how to canonicalise it, its trait. */
+interface Property {
+  readonly keys: readonly [string, string];
+  /** What Nova's error calls it. */
+  readonly what: string;
+  readonly canonical: (value: string) => string | null;
+  readonly trait: (canonical: string) => string;
+}
+
+/** The properties read, with the trait of each canonical value. */
+export const PROPERTIES: readonly Property[] = [
+  {
+    keys: ['hw_architecture', 'architecture'],
+    what: 'architecture name',
+    canonical: canonicalArch,
+    trait: (arch) => ARCH_TRAITS[arch]!,
   },
-});
+  {
+    keys: ['img_hv_type', 'hypervisor_type'],
+    what: 'hypervisor virt type',
+    canonical: canonicalHvType,
+    trait: (hv) => `CUSTOM_HYPERVISOR_${hv.toUpperCase()}`,
+  },
+  {
+    keys: ['hw_vm_mode', 'vm_mode'],
+    what: 'virtual machine mode',
+    canonical: canonicalVmMode,
+    trait: (mode) => `CUSTOM_VM_MODE_${mode.toUpperCase()}`,
+  },
+];
+
+/** One property asked for and the trait that satisfies it. */
+interface WantedTrait {
+  readonly key: string;
+  readonly value: string;
+  readonly trait: string;
+}
+
+/** What a request asks for: the traits its image properties need, or why it cannot be placed. */
+export type Wanted = { readonly traits: readonly WantedTrait[] } | { readonly invalid: string };
+
+/**
+ * The traits the request's image properties need (one per property given); `defaultArch` stands
+ * for an image without an architecture (Nova's `image_properties_default_architecture`).
+ */
+export function wantedTraits(
+  extraSpecs: Readonly<Record<string, string>>,
+  defaultArch?: string,
+): Wanted {
+  const traits: WantedTrait[] = [];
+  for (const [i, property] of PROPERTIES.entries()) {
+    const key = property.keys.find((k) => extraSpecs[SCOPE + k] !== undefined);
+    const value =
+      key === undefined ? (i === 0 ? defaultArch : undefined) : extraSpecs[SCOPE + key]!;
+    if (value === undefined) {
+      continue;
+    }
+    const canonical = property.canonical(value);
+    const shown = key ?? 'imagePropertiesDefaultArchitecture';
+    if (canonical === null) {
+      return {
+        invalid: `${REASON_INVALID}: ${shown}=${JSON.stringify(value)} is not a valid ${property.what}`,
+      };
+    }
+    traits.push({ key: shown, value, trait: property.trait(canonical) });
+  }
+  return { traits };
+}
+
+/**
+ * Creates the filter. Config: `imagePropertiesDefaultArchitecture` (one of Nova's architecture
+ * names, as `x86_64`; unset by default).
+ * @throws Error when it is not one.
+ */
+export const create: FilterFactory<Wanted> = (config) => {
+  const defaultArch = config.imagePropertiesDefaultArchitecture;
+  if (
+    defaultArch !== undefined &&
+    (typeof defaultArch !== 'string' || !Object.hasOwn(ARCH_TRAITS, defaultArch))
+  ) {
+    throw new Error(
+      `${NAME}: config "imagePropertiesDefaultArchitecture" must be one of ${Object.keys(ARCH_TRAITS).sort().join(', ')}, got ${JSON.stringify(defaultArch)}`,
+    );
+  }
+  return {
+    name: NAME,
+    kind,
+    onError: 'closed',
+    prepare: (req) => wantedTraits(req.extraSpecs, defaultArch),
+    filter(host, _req, wanted) {
+      if ('invalid' in wanted) {
+        return { fits: false, reason: wanted.invalid };
+      }
+      for (const { key, value, trait } of wanted.traits) {
+        if (!host.root.traits.includes(trait)) {
+          return {
+            fits: false,
+            reason: `${REASON_UNSUPPORTED}: ${key}=${value} needs root trait ${trait} on ${host.name}`,
+          };
+        }
+      }
+      return { fits: true };
+    },
+  };
+};

@@ -55,14 +55,20 @@ describe(`${NAME} filter`, () => {
       want: false,
     },
     {
-      name: 'a prefixed key extends the list',
+      name: 'a suffixed key is not read by the host filter (Nova reads filter_tenant_id only)',
       metadata: [{ [TENANT_KEY]: 'p1', filter_tenant_id2: 'my_tenantid' }],
+      project: 'my_tenantid',
+      want: false,
+    },
+    {
+      name: 'a suffixed key alone restricts nothing',
+      metadata: [{ filter_tenant_id_b: 'p1' }],
       project: 'my_tenantid',
       want: true,
     },
     {
       name: 'projects are unioned over the host aggregates',
-      metadata: [{ [TENANT_KEY]: 'p1' }, { filter_tenant_id_b: 'my_tenantid' }],
+      metadata: [{ [TENANT_KEY]: 'p1' }, { [TENANT_KEY]: 'p2, my_tenantid' }],
       project: 'my_tenantid',
       want: true,
     },
@@ -73,8 +79,14 @@ describe(`${NAME} filter`, () => {
       want: false,
     },
     {
-      name: 'an empty tenant value restricts nothing',
+      name: 'an empty tenant value admits no project',
       metadata: [{ [TENANT_KEY]: '' }],
+      project: 'my_tenantid',
+      want: false,
+    },
+    {
+      name: 'an empty value beside a listing one: the listed projects',
+      metadata: [{ [TENANT_KEY]: '' }, { [TENANT_KEY]: 'my_tenantid' }],
       project: 'my_tenantid',
       want: true,
     },
@@ -87,7 +99,9 @@ describe(`${NAME} filter`, () => {
     expect(verdict.fits).toBe(want);
     if (!verdict.fits) {
       expect(verdict.reason).toMatch(
-        new RegExp(`^${REASON_PROJECT_NOT_ALLOWED}: ${project} is not one of the \\d+ allowed$`),
+        new RegExp(
+          `^${REASON_PROJECT_NOT_ALLOWED}: (${project} is not one of the [1-9]\\d* allowed|${TENANT_KEY} is empty, no project is allowed)$`,
+        ),
       );
       // The projects it is reserved for are not named (a requester may see only its own).
       for (const m of metadata) {
@@ -107,15 +121,25 @@ describe(`${NAME} pre-candidate hook`, () => {
     { uuid: 'agg-b', name: 'b', metadata: { filter_tenant_id2: 'owner' } },
     { uuid: 'agg-c', name: 'c', metadata: { foo: 'owner' } },
     { uuid: 'agg-d', name: 'd', metadata: { [TENANT_KEY]: 'someone' } },
+    { uuid: 'agg-e', name: 'e', metadata: { [TENANT_KEY]: 'owner' } },
+    { uuid: 'agg-f', name: 'f', metadata: { [TENANT_KEY]: 'owner ' } },
   ];
 
   it.each([
     { name: 'disabled by default', config: {}, project: 'owner', want: null },
     {
-      name: 'requires the project aggregates (any tenant key)',
+      // Nova: AggregateList.get_by_metadata(value=project_id), any key starting with
+      // filter_tenant_id; the whole value must be the project (no comma lists, no trimming).
+      name: 'requires the aggregates with a tenant key whose whole value is the project',
       config: { limitTenantsToPlacementAggregate: true },
       project: 'owner',
-      want: { memberOf: [['agg-a', 'agg-b']] },
+      want: { memberOf: [['agg-b', 'agg-e']] },
+    },
+    {
+      name: 'a project only listed in a comma list has no aggregate of its own',
+      config: { limitTenantsToPlacementAggregate: true },
+      project: 'other',
+      want: null,
     },
     {
       name: 'no aggregate for the project, not required',

@@ -1,15 +1,12 @@
-// AggregateMultiTenancyIsolation: a host in aggregates whose metadata has `filter_tenant_id` (or
-// any key starting with it: `filter_tenant_id2`, `filter_tenant_id_b`, ... for lists longer than
-// one metadata value) accepts only the projects listed there (comma-separated, unioned over the
-// host's aggregates); a host in no such aggregate accepts every project. With
-// `limitTenantsToPlacementAggregate`, the project's aggregates are also pushed into the candidate
-// query as member_of, as Nova's request filter require_tenant_aggregate does (upstream:
-// nova/scheduler/filters/aggregate_multitenancy_isolation.py, nova/scheduler/request_filter.py).
-import {
-  aggregateMetadataUnion,
-  readBooleanOrThrow,
-  splitMetadataValue,
-} from '../../src/scheduler/helpers';
+// AggregateMultiTenancyIsolation: a host in aggregates whose metadata has `filter_tenant_id`
+// accepts only the projects listed there (comma-separated, trimmed, unioned over the host's
+// aggregates); a host in no such aggregate accepts every project; an empty `filter_tenant_id`
+// accepts none (upstream: nova/scheduler/filters/aggregate_multitenancy_isolation.py, which reads
+// that one key only). With `limitTenantsToPlacementAggregate`, the aggregates that have a key
+// starting with `filter_tenant_id` (`filter_tenant_id2`, `filter_tenant_id_b`, ... : one project
+// per key) whose whole value is the project are pushed into the candidate query as member_of, as
+// Nova's request filter require_tenant_aggregate does (nova/scheduler/request_filter.py).
+import { aggregateMetadataUnion, readBooleanOrThrow } from '../../src/scheduler/helpers';
 import type {
   AggregateView,
   FilterFactory,
@@ -29,7 +26,10 @@ export const CONFIG_KEYS: readonly string[] = [
   'placementAggregateRequiredForTenants',
 ];
 
-/** The aggregate metadata key (and key prefix) naming the projects a host is for. */
+/**
+ * The aggregate metadata key naming the projects a host is for (host filter), and the prefix of
+ * the keys naming one project each (request filter).
+ */
 export const TENANT_KEY = 'filter_tenant_id';
 /** Rejection: the host's aggregates are for other projects. */
 export const REASON_PROJECT_NOT_ALLOWED = 'host is reserved for other projects';
@@ -39,32 +39,21 @@ export const REASON_NO_TENANT_AGGREGATE = 'No hosts available for tenant';
 // Cached host views share frozen aggregate lists: the answer is computed once per list.
 const memo = new WeakMap<readonly AggregateView[], ReadonlySet<string> | null>();
 
-/** The projects a host's aggregates admit, or `null` when none of them restricts projects. */
+/**
+ * The projects a host's aggregates admit (Nova `aggregate_metadata_get_by_host(host_state,
+ * key="filter_tenant_id")`), or `null` when none of them has the key. An empty value admits none.
+ */
 function allowedProjects(aggregates: readonly AggregateView[]): ReadonlySet<string> | null {
   const known = memo.get(aggregates);
   if (known !== undefined) {
     return known;
   }
-  const allowed = collect(aggregateMetadataUnion(aggregates));
+  const values = aggregateMetadataUnion(aggregates).get(TENANT_KEY);
+  const allowed = values === undefined ? null : new Set(values);
   if (Object.isFrozen(aggregates)) {
     memo.set(aggregates, allowed);
   }
   return allowed;
-}
-
-function collect(metadata: ReadonlyMap<string, readonly string[]>): ReadonlySet<string> | null {
-  let allowed: Set<string> | null = null;
-  for (const [key, values] of metadata) {
-    if (key.startsWith(TENANT_KEY)) {
-      allowed ??= new Set();
-      for (const v of values) {
-        if (v !== '') {
-          allowed.add(v);
-        }
-      }
-    }
-  }
-  return allowed === null || allowed.size === 0 ? null : allowed;
 }
 
 /**
@@ -85,11 +74,12 @@ export const create: FilterFactory = (_config, handle) => {
       if (!limit) {
         return null;
       }
+      // Nova matches the whole value (AggregateList.get_by_metadata(value=project_id)): one
+      // project per key, comma lists are not split.
       const uuids = ctx.aggregates
         .filter((a) =>
           Object.entries(a.metadata).some(
-            ([key, raw]) =>
-              key.startsWith(TENANT_KEY) && splitMetadataValue(raw).includes(req.projectId),
+            ([key, value]) => key.startsWith(TENANT_KEY) && value === req.projectId,
           ),
         )
         .map((a) => a.uuid);
@@ -107,9 +97,13 @@ export const create: FilterFactory = (_config, handle) => {
         return { fits: true };
       }
       // The other projects are not named: the requester may be scoped to its own project.
+      const count = [...allowed].filter((p) => p !== '').length;
       return {
         fits: false,
-        reason: `${REASON_PROJECT_NOT_ALLOWED}: ${req.projectId} is not one of the ${allowed.size} allowed`,
+        reason:
+          count === 0
+            ? `${REASON_PROJECT_NOT_ALLOWED}: ${TENANT_KEY} is empty, no project is allowed`
+            : `${REASON_PROJECT_NOT_ALLOWED}: ${req.projectId} is not one of the ${count} allowed`,
       };
     },
   };

@@ -2,7 +2,9 @@
 // only the hosts already running a member pass; the group's first member goes anywhere
 // (upstream: nova/scheduler/filters/affinity_filter.py ServerGroupAffinityFilter). Members count
 // where they have allocations (request.serverGroup.hosts). `schedule` re-checks the policy when it
-// writes the claim, so racing schedulers cannot split the group.
+// writes the claim, so racing schedulers cannot split the group. A moving member's own host is not
+// a group host (Nova's instance_group.hosts includes it, nova/scheduler/utils.py:1192 with
+// objects/instance_group.py get_hosts: a lone member could then only stay where it is).
 import type { FilterFactory } from '../../src/scheduler/plugin-api';
 
 /** Nova-compatible name, as written in `enabledFilters`. */

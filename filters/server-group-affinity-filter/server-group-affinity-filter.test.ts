@@ -44,6 +44,18 @@ describe(NAME, () => {
       serverGroup: group('soft-affinity', { cn2: 1 }),
       want: true,
     },
+    {
+      // Nova's instance_group.hosts includes the moving member's host: only cn2 would pass.
+      name: "a moving lone member goes anywhere (berth: its own host is not the group's)",
+      serverGroup: { ...group('affinity', {}), placingHosts: { cn2: 1 } },
+      want: true,
+    },
+    {
+      // Nova would pass cn1 (the moving member's host) as well as cn2.
+      name: 'a moving member joins the others, not its own host (berth)',
+      serverGroup: { ...group('affinity', { cn2: 1 }), placingHosts: { cn1: 1 } },
+      want: false,
+    },
   ])('$name', ({ serverGroup, want }) => {
     const verdict = verdictOf(plugin, host, buildRequestSpec(serverGroup ? { serverGroup } : {}));
     expect(verdict).toEqual(

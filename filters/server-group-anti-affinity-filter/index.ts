@@ -2,7 +2,9 @@
 // (ScheduleInput.group), a host passes while it runs fewer than `max_server_per_host` members
 // (default 1) (upstream: nova/scheduler/filters/affinity_filter.py ServerGroupAntiAffinityFilter).
 // Members count where they have allocations (request.serverGroup.hosts). `schedule` re-checks the
-// policy when it writes the claim, so racing schedulers never put two members on one host.
+// policy when it writes the claim, so racing schedulers never put two members on one host. A
+// moving member does not count against its own host, but that host gets no exemption either (Nova
+// passes it whatever else runs there, affinity_filter.py:98-99; the claim-time check would not).
 import type { FilterFactory } from '../../src/scheduler/plugin-api';
 
 /** Nova-compatible name, as written in `enabledFilters`. */

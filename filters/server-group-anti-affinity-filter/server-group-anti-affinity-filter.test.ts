@@ -48,6 +48,18 @@ describe(NAME, () => {
       serverGroup: group('soft-anti-affinity', { cn1: 1 }),
       want: true,
     },
+    {
+      name: 'a moving member does not count against its own host',
+      serverGroup: { ...group('anti-affinity', {}), placingHosts: { cn1: 1 } },
+      want: true,
+    },
+    {
+      // Nova passes the host the moving instance runs on whatever else runs there
+      // (affinity_filter.py:98); berth keeps the rule, as the claim-time check does.
+      name: "a moving member's own host already full of others fails (berth)",
+      serverGroup: { ...group('anti-affinity', { cn1: 1 }), placingHosts: { cn1: 1 } },
+      want: 1,
+    },
   ])('$name', ({ serverGroup, want }) => {
     const verdict = verdictOf(plugin, host, buildRequestSpec(serverGroup ? { serverGroup } : {}));
     expect(verdict).toEqual(

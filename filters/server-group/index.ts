@@ -1,8 +1,14 @@
 // The two soft server-group weighers: a host's raw weight is the number of the group's members it
 // runs, positive for soft-affinity, negative for soft-anti-affinity (Nova's
-// _SoftAffinityWeigherBase). Nova refuses a negative multiplier for both; so does berth.
-import { readNumberOrThrow } from '../../src/scheduler/helpers';
+// _SoftAffinityWeigherBase, nova/scheduler/weights/affinity.py). Nova refuses a negative
+// multiplier for both; so does berth. During a move Nova also counts the moving instance on the
+// host it runs on (`host_state.instances` includes it); berth does not unless configured to
+// (`countMovingMembers`): a member is not its own neighbour.
+import { readBooleanOrThrow, readNumberOrThrow } from '../../src/scheduler/helpers';
 import type { ServerGroupView, WeigherFactory } from '../../src/scheduler/plugin-api';
+
+/** Configuration keys of both weighers. */
+export const CONFIG_KEYS: readonly string[] = ['multiplier', 'countMovingMembers'];
 
 /** What distinguishes the two weighers. */
 export interface ServerGroupWeigherSpec {
@@ -12,7 +18,20 @@ export interface ServerGroupWeigherSpec {
   readonly multiplierKey: string;
 }
 
-/** Factory of a soft server-group weigher. @throws Error for a negative or non-numeric multiplier. */
+/**
+ * The members of `group` on `host`: those placed before this request, plus, with
+ * `countMoving`, this request's own consumers that are members with allocations there (Nova).
+ */
+export function membersOn(group: ServerGroupView, host: string, countMoving: boolean): number {
+  const placed = group.hosts[host] ?? 0;
+  return countMoving ? placed + (group.placingHosts?.[host] ?? 0) : placed;
+}
+
+/**
+ * Factory of a soft server-group weigher. Config: `multiplier` (default 1, not negative),
+ * `countMovingMembers` (default false; true counts a moving member on its current host, as Nova).
+ * @throws Error for a negative or non-numeric multiplier, or a non-boolean `countMovingMembers`.
+ */
 export function serverGroupWeigher(spec: ServerGroupWeigherSpec): WeigherFactory {
   return (_config, handle) => {
     const multiplier = readNumberOrThrow(handle, 'multiplier', 1);
@@ -21,6 +40,7 @@ export function serverGroupWeigher(spec: ServerGroupWeigherSpec): WeigherFactory
         `${spec.name}: config "multiplier" must not be negative (got ${multiplier}); the policy says which way members go`,
       );
     }
+    const countMoving = readBooleanOrThrow(handle, 'countMovingMembers', false);
     return {
       name: spec.name,
       kind: 'weigher',
@@ -28,7 +48,8 @@ export function serverGroupWeigher(spec: ServerGroupWeigherSpec): WeigherFactory
       multiplierMetadataKey: spec.multiplierKey,
       weigh(host, req) {
         const group = req.serverGroup;
-        const members = group?.policy === spec.policy ? (group.hosts[host.uuid] ?? 0) : 0;
+        const members =
+          group?.policy === spec.policy ? membersOn(group, host.uuid, countMoving) : 0;
         return members === 0 ? 0 : spec.sign * members;
       },
     };

@@ -72,15 +72,30 @@ async function serverGroupOf(
   if (uuid === undefined || groupOf === undefined) {
     return undefined;
   }
-  const { group, hosts } = await groupOf(uuid, req.consumerUuids ?? []);
+  // Every member's host, then split: the request's own consumers (a moving member's current
+  // host: `placingHosts`, which Nova counts) and the others (`hosts`).
+  const { group, hosts } = await groupOf(uuid, []);
   if (group.projectId !== req.projectId) {
     // A request places only into its own project's groups; another's reads as unknown.
     throw new NotFoundError(`No server group ${group.uuid}.`, ErrorCode.SERVER_GROUP_NOT_FOUND);
+  }
+  const placing = new Set(req.consumerUuids ?? []);
+  const others: Record<string, number> = {};
+  const own: Record<string, number> = {};
+  for (const [host, members] of hosts) {
+    const mine = members.filter((m) => placing.has(m)).length;
+    if (members.length > mine) {
+      others[host] = members.length - mine;
+    }
+    if (mine > 0) {
+      own[host] = mine;
+    }
   }
   return {
     uuid: group.uuid,
     policy: group.policy,
     maxServerPerHost: group.maxServerPerHost ?? 1,
-    hosts: Object.fromEntries([...hosts].map(([host, members]) => [host, members.length])),
+    hosts: others,
+    placingHosts: own,
   };
 }

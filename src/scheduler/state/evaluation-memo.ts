@@ -65,6 +65,7 @@ export function evaluationKey(spec: RequestSpec, pipeline: string): string {
           serverGroup.policy,
           serverGroup.maxServerPerHost,
           sortedEntries(serverGroup.hosts),
+          sortedEntries(serverGroup.placingHosts ?? {}),
         ]
       : null,
     pipeline,

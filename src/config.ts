@@ -8,7 +8,7 @@ import { isRole, ROLES, type Role } from './auth/roles';
 import { ConfigError } from './config-error';
 import { DEFAULT_FILTERS, DEFAULT_WEIGHERS, list, pluginConfigOrThrow } from './config-scheduler';
 import { parseTrustedProxies } from './http/client-address';
-import { parseOperationNames } from './observability/graphql-metrics';
+import { parseOperationNames } from './observability/operation-names';
 import type { CandidateBounds } from './placement/allocation-candidates/find-allocation-candidates';
 import { type ExtenderConfig, parseExtenders } from './scheduler/runtime/extender-config';
 

@@ -15,25 +15,6 @@ export const MAX_OPERATION_NAMES = 100;
 /** Roles whose new operation names become labels: the services that run the cloud. */
 export const LABELLING_ROLES: ReadonlySet<string> = new Set(['scheduler', 'service', 'admin']);
 
-/** A GraphQL name ([_A-Za-z][_0-9A-Za-z]*) short enough to be a label. */
-const NAME = /^[_A-Za-z][_0-9A-Za-z]{0,63}$/;
-
-/**
- * Parses BERTH_METRICS_OPERATION_NAMES: comma-separated GraphQL operation names.
- * @returns the names, or why not (a message naming the bad entry).
- */
-export function parseOperationNames(v: string | undefined): string[] | string {
-  const names = (v ?? '')
-    .split(',')
-    .map((n) => n.trim())
-    .filter((n) => n !== '');
-  const bad = names.find((n) => !NAME.test(n));
-  if (bad !== undefined) {
-    return `'${bad.slice(0, 80)}' is not a GraphQL operation name of at most 64 characters`;
-  }
-  return names;
-}
-
 /** Who ran an operation, as far as labels care. */
 export type LabelCaller = { readonly role: string } | null;
 

@@ -91,6 +91,32 @@ describe('dependency rules', () => {
     expect(bad).toEqual([]);
   });
 
+  it('loads no GraphQL package before tracing starts (src/config.ts and what it imports)', () => {
+    // `berth serve` reads its configuration, then starts OpenTelemetry, whose graphql
+    // instrumentation patches the package only if it loads first (test/cli/serve-tracing.test.ts).
+    const seen = new Set<string>();
+    const bad: string[] = [];
+    const visit = (file: string) => {
+      if (seen.has(file)) {
+        return;
+      }
+      seen.add(file);
+      for (const spec of imports(file)) {
+        if (/^(graphql|graphql-yoga|@pothos\/.*)(\/.*)?$/.test(spec)) {
+          bad.push(`${path.relative(root, file)} imports ${spec}`);
+        } else if (spec.startsWith('.')) {
+          const base = path.resolve(path.dirname(file), spec);
+          const next = [`${base}.ts`, path.join(base, 'index.ts')].find((f) => existsSync(f));
+          if (next) {
+            visit(next);
+          }
+        }
+      }
+    };
+    visit(path.join(root, 'src/config.ts'));
+    expect(bad).toEqual([]);
+  });
+
   it('writes SQL only in src/placement and src/db (and the readers of source databases)', () => {
     const bad: string[] = [];
     for (const file of files('src')) {

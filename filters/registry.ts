@@ -1,14 +1,19 @@
 // Explicit list of the built-in scheduler plugins, one line each (reviewable; duplicate NAMEs throw at
 // start-up in createRegistry). Order here is irrelevant: run order comes from configuration.
 import type { PluginModule } from '../src/scheduler/plugin-api';
+import * as aggregateImagePropertiesIsolation from './aggregate-image-properties-isolation/index';
 import * as aggregateInstanceExtraSpecsFilter from './aggregate-instance-extra-specs-filter/index';
 import * as aggregateInstanceTypeFilter from './aggregate-instance-type-filter/index';
 import * as aggregateIoOpsFilter from './aggregate-io-ops-filter/index';
 import * as aggregateMultiTenancyIsolation from './aggregate-multi-tenancy-isolation/index';
 import * as aggregateNumInstancesFilter from './aggregate-num-instances-filter/index';
+import * as aggregateTypeAffinityFilter from './aggregate-type-affinity-filter/index';
+import * as allHostsFilter from './all-hosts-filter/index';
 import * as availabilityZoneFilter from './availability-zone-filter/index';
+import * as computeCapabilitiesFilter from './compute-capabilities-filter/index';
 import * as computeFilter from './compute-filter/index';
 import * as cpuWeigher from './cpu-weigher/index';
+import * as crossCellWeigher from './cross-cell-weigher/index';
 import * as differentHostFilter from './different-host-filter/index';
 import * as diskFilter from './disk-filter/index';
 import * as diskWeigher from './disk-weigher/index';
@@ -16,10 +21,15 @@ import * as hypervisorVersionWeigher from './hypervisor-version-weigher/index';
 import * as imagePropertiesFilter from './image-properties-filter/index';
 import * as ioOpsFilter from './io-ops-filter/index';
 import * as ioOpsWeigher from './io-ops-weigher/index';
+import * as isolatedHostsFilter from './isolated-hosts-filter/index';
+import * as jsonFilter from './json-filter/index';
+import * as metricsFilter from './metrics-filter/index';
+import * as metricsWeigher from './metrics-weigher/index';
 import * as numInstancesFilter from './num-instances-filter/index';
 import * as numInstancesWeigher from './num-instances-weigher/index';
 import * as numaTopologyFilter from './numa-topology-filter/index';
 import * as pciPassthroughFilter from './pci-passthrough-filter/index';
+import * as pciWeigher from './pci-weigher/index';
 import * as ramFilter from './ram-filter/index';
 import * as ramWeigher from './ram-weigher/index';
 import * as reservationFilter from './reservation-filter/index';
@@ -28,6 +38,7 @@ import * as serverGroupAffinityFilter from './server-group-affinity-filter/index
 import * as serverGroupAntiAffinityFilter from './server-group-anti-affinity-filter/index';
 import * as serverGroupSoftAffinityWeigher from './server-group-soft-affinity-weigher/index';
 import * as serverGroupSoftAntiAffinityWeigher from './server-group-soft-anti-affinity-weigher/index';
+import * as simpleCidrAffinityFilter from './simple-cidr-affinity-filter/index';
 
 /** Every built-in plugin module; pass to `createRegistry` from `src/scheduler/registry.ts`. */
 export const builtinPlugins: readonly PluginModule[] = [
@@ -50,6 +61,14 @@ export const builtinPlugins: readonly PluginModule[] = [
   pciPassthroughFilter,
   serverGroupAffinityFilter,
   serverGroupAntiAffinityFilter,
+  aggregateImagePropertiesIsolation,
+  aggregateTypeAffinityFilter,
+  allHostsFilter,
+  computeCapabilitiesFilter,
+  isolatedHostsFilter,
+  jsonFilter,
+  metricsFilter,
+  simpleCidrAffinityFilter,
   cpuWeigher,
   diskWeigher,
   ramWeigher,
@@ -58,4 +77,7 @@ export const builtinPlugins: readonly PluginModule[] = [
   numInstancesWeigher,
   serverGroupSoftAffinityWeigher,
   serverGroupSoftAntiAffinityWeigher,
+  crossCellWeigher,
+  metricsWeigher,
+  pciWeigher,
 ];

@@ -84,13 +84,13 @@ describe('instantiatePlugins', () => {
       name: 'an unknown filter',
       config: { enabledFilters: ['RamFilter', 'NoSuchFilter'], enabledWeighers: [] },
       message:
-        'enabledFilters: unknown scheduler filter "NoSuchFilter"; known filters: AggregateInstanceExtraSpecsFilter, AggregateInstanceTypeFilter, AggregateIoOpsFilter, AggregateMultiTenancyIsolation, AggregateNumInstancesFilter, AvailabilityZoneFilter, ComputeFilter, DifferentHostFilter, DiskFilter, ImagePropertiesFilter, IoOpsFilter, NUMATopologyFilter, NumInstancesFilter, PassAll, PciPassthroughFilter, RamFilter, ReservationFilter, SameHostFilter, ServerGroupAffinityFilter, ServerGroupAntiAffinityFilter',
+        'enabledFilters: unknown scheduler filter "NoSuchFilter"; known filters: AggregateImagePropertiesIsolation, AggregateInstanceExtraSpecsFilter, AggregateInstanceTypeFilter, AggregateIoOpsFilter, AggregateMultiTenancyIsolation, AggregateNumInstancesFilter, AggregateTypeAffinityFilter, AllHostsFilter, AvailabilityZoneFilter, ComputeCapabilitiesFilter, ComputeFilter, DifferentHostFilter, DiskFilter, ImagePropertiesFilter, IoOpsFilter, IsolatedHostsFilter, JsonFilter, MetricsFilter, NUMATopologyFilter, NumInstancesFilter, PassAll, PciPassthroughFilter, RamFilter, ReservationFilter, SameHostFilter, ServerGroupAffinityFilter, ServerGroupAntiAffinityFilter, SimpleCIDRAffinityFilter',
     },
     {
       name: 'an unknown weigher',
       config: { enabledFilters: [], enabledWeighers: ['NoSuchWeigher'] },
       message:
-        'enabledWeighers: unknown scheduler weigher "NoSuchWeigher"; known weighers: CPUWeigher, DiskWeigher, HypervisorVersionWeigher, IoOpsWeigher, NumInstancesWeigher, RAMWeigher, ServerGroupSoftAffinityWeigher, ServerGroupSoftAntiAffinityWeigher',
+        'enabledWeighers: unknown scheduler weigher "NoSuchWeigher"; known weighers: CPUWeigher, CrossCellWeigher, DiskWeigher, HypervisorVersionWeigher, IoOpsWeigher, MetricsWeigher, NumInstancesWeigher, PCIWeigher, RAMWeigher, ServerGroupSoftAffinityWeigher, ServerGroupSoftAntiAffinityWeigher',
     },
     {
       name: 'a weigher enabled as a filter',
@@ -106,7 +106,7 @@ describe('instantiatePlugins', () => {
       name: 'configuration for an unknown plugin',
       config: { enabledFilters: [], enabledWeighers: [], plugins: { RamFiltre: {} } },
       message:
-        'plugins: configuration given for unknown scheduler plugin "RamFiltre"; known plugins: AggregateInstanceExtraSpecsFilter, AggregateInstanceTypeFilter, AggregateIoOpsFilter, AggregateMultiTenancyIsolation, AggregateNumInstancesFilter, AvailabilityZoneFilter, CPUWeigher, ComputeFilter, DifferentHostFilter, DiskFilter, DiskWeigher, HypervisorVersionWeigher, ImagePropertiesFilter, IoOpsFilter, IoOpsWeigher, NUMATopologyFilter, NumInstancesFilter, NumInstancesWeigher, PassAll, PciPassthroughFilter, RAMWeigher, RamFilter, ReservationFilter, SameHostFilter, ServerGroupAffinityFilter, ServerGroupAntiAffinityFilter, ServerGroupSoftAffinityWeigher, ServerGroupSoftAntiAffinityWeigher',
+        'plugins: configuration given for unknown scheduler plugin "RamFiltre"; known plugins: AggregateImagePropertiesIsolation, AggregateInstanceExtraSpecsFilter, AggregateInstanceTypeFilter, AggregateIoOpsFilter, AggregateMultiTenancyIsolation, AggregateNumInstancesFilter, AggregateTypeAffinityFilter, AllHostsFilter, AvailabilityZoneFilter, CPUWeigher, ComputeCapabilitiesFilter, ComputeFilter, CrossCellWeigher, DifferentHostFilter, DiskFilter, DiskWeigher, HypervisorVersionWeigher, ImagePropertiesFilter, IoOpsFilter, IoOpsWeigher, IsolatedHostsFilter, JsonFilter, MetricsFilter, MetricsWeigher, NUMATopologyFilter, NumInstancesFilter, NumInstancesWeigher, PCIWeigher, PassAll, PciPassthroughFilter, RAMWeigher, RamFilter, ReservationFilter, SameHostFilter, ServerGroupAffinityFilter, ServerGroupAntiAffinityFilter, ServerGroupSoftAffinityWeigher, ServerGroupSoftAntiAffinityWeigher, SimpleCIDRAffinityFilter',
     },
     {
       name: 'a misspelt configuration key of a plugin that declares its keys',

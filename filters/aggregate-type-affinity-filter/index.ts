@@ -1,0 +1,54 @@
+// AggregateTypeAffinityFilter: a host in aggregates whose metadata sets `instance_type` takes only
+// the flavors named there (upstream: nova/scheduler/filters/type_filter.py). Each value is a
+// comma-separated list of flavor names; the values of all the host's aggregates are united. A host
+// in no aggregate with the key takes every flavor. berth's request carries no flavor object: the
+// flavor's name comes in the extra spec `flavor:name` (scoped, so AggregateInstanceExtraSpecsFilter
+// does not read it as a metadata requirement).
+import { aggregateValues } from '../../src/scheduler/helpers';
+import type { FilterFactory } from '../../src/scheduler/plugin-api';
+
+/** Nova-compatible name, as written in `enabledFilters`. */
+export const NAME = 'AggregateTypeAffinityFilter';
+/** Plugin kind. */
+export const kind = 'filter';
+/** Takes no configuration: any key given for it stops start-up. */
+export const CONFIG_KEYS: readonly string[] = [];
+
+/** Aggregate metadata key listing the flavors a host takes (Nova's name). */
+export const METADATA_KEY = 'instance_type';
+/** Extra spec giving the request's flavor name. */
+export const FLAVOR_NAME_SPEC = 'flavor:name';
+
+/** Rejection: the host's aggregates restrict flavors and this one is not among them. */
+export const REASON_FLAVOR_NOT_ALLOWED = 'flavor not allowed by aggregate instance_type';
+/** Rejection: the host's aggregates restrict flavors and the request names none. */
+export const REASON_NO_FLAVOR_NAME =
+  'aggregate instance_type restricts flavors, request names none';
+
+/** Creates the filter; it takes no configuration. */
+export const create: FilterFactory<string | undefined> = () => ({
+  name: NAME,
+  kind,
+  onError: 'closed',
+  prepare: (req) => req.extraSpecs[FLAVOR_NAME_SPEC],
+  filter(host, _req, flavor) {
+    const allowed = aggregateValues(host.aggregates, METADATA_KEY);
+    if (allowed.length === 0) {
+      return { fits: true };
+    }
+    const list = allowed.map((v) => `"${v}"`).join(', ');
+    if (flavor === undefined) {
+      return {
+        fits: false,
+        reason: `${REASON_NO_FLAVOR_NAME} (extra spec ${FLAVOR_NAME_SPEC}); ${host.name} takes ${list}`,
+      };
+    }
+    if (allowed.includes(flavor)) {
+      return { fits: true };
+    }
+    return {
+      fits: false,
+      reason: `${REASON_FLAVOR_NOT_ALLOWED}: "${flavor}" wanted, ${host.name} takes ${list}`,
+    };
+  },
+});

@@ -1,0 +1,62 @@
+// IsolatedHostsFilter: images listed as isolated run only on the hosts listed as isolated, and,
+// with restrictIsolatedHostsToIsolatedImages (default true), isolated hosts run only isolated
+// images (upstream: nova/scheduler/filters/isolated_hosts_filter.py; options from
+// nova/conf/scheduler.py [filter_scheduler]). Hosts are named as Nova names them: the root
+// provider's name (Nova's host). berth's request carries the image's uuid in the extra spec
+// `image:id` (the `image:` scope holds the image, as for ImagePropertiesFilter); a request without
+// it is volume-backed (no image), as in Nova. Image uuids are compared case-insensitively.
+import { readBooleanOrThrow, readStringListOrThrow } from '../../src/scheduler/helpers';
+import type { FilterFactory } from '../../src/scheduler/plugin-api';
+
+/** Nova-compatible name, as written in `enabledFilters`. */
+export const NAME = 'IsolatedHostsFilter';
+/** Plugin kind. */
+export const kind = 'filter';
+/** Configuration keys: Nova's `isolated_images`, `isolated_hosts`, `restrict_isolated_hosts_to_isolated_images`. */
+export const CONFIG_KEYS: readonly string[] = [
+  'isolatedImages',
+  'isolatedHosts',
+  'restrictIsolatedHostsToIsolatedImages',
+];
+
+/** Extra spec giving the request's image uuid. */
+export const IMAGE_ID_SPEC = 'image:id';
+
+/** Rejection: an isolated image on a host that is not isolated. */
+export const REASON_ISOLATED_IMAGE = 'isolated image needs an isolated host';
+/** Rejection: an isolated host and an image that is not isolated. */
+export const REASON_ISOLATED_HOST = 'isolated host runs only isolated images';
+
+/**
+ * Creates the filter. Config: `isolatedImages` (image uuids), `isolatedHosts` (host names),
+ * `restrictIsolatedHostsToIsolatedImages` (default true).
+ * @throws Error when a list is not a list of non-empty strings or the flag is not a boolean.
+ */
+export const create: FilterFactory<string | null> = (_config, handle) => {
+  const images = new Set(
+    readStringListOrThrow(handle, 'isolatedImages').map((i) => i.toLowerCase()),
+  );
+  const hosts = new Set(readStringListOrThrow(handle, 'isolatedHosts'));
+  const restrict = readBooleanOrThrow(handle, 'restrictIsolatedHostsToIsolatedImages', true);
+  return {
+    name: NAME,
+    kind,
+    onError: 'closed',
+    prepare: (req) => req.extraSpecs[IMAGE_ID_SPEC]?.trim().toLowerCase() || null,
+    filter(host, _req, image) {
+      const hostIsolated = hosts.has(host.name);
+      const imageIsolated = images.size > 0 && image !== null && images.has(image);
+      if (imageIsolated && !hostIsolated) {
+        return {
+          fits: false,
+          reason: `${REASON_ISOLATED_IMAGE}: image ${image}, host ${host.name}`,
+        };
+      }
+      if (restrict && hostIsolated && !imageIsolated) {
+        const what = image === null ? 'no image' : `image ${image}`;
+        return { fits: false, reason: `${REASON_ISOLATED_HOST}: ${host.name} got ${what}` };
+      }
+      return { fits: true };
+    },
+  };
+};

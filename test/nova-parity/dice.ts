@@ -1,0 +1,49 @@
+// Nova parity harness: the seeded random source scenarios are drawn from (mulberry32, and the
+// choices built on it). One 32-bit seed per scenario, derived from the run's seed and the
+// scenario's index, so any scenario is replayed exactly.
+
+/** mulberry32: a small seeded PRNG, uniform in [0, 1). */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The seed of scenario `index` of a run seeded `master`. */
+export function scenarioSeed(master: number, index: number): number {
+  return (Math.imul(master ^ 0x9e3779b9, 0x85ebca6b) + Math.imul(index + 1, 0xc2b2ae35)) >>> 0;
+}
+
+/** Seeded choices. */
+export class Dice {
+  constructor(readonly next: () => number) {}
+  int(lo: number, hi: number): number {
+    return lo + Math.floor(this.next() * (hi - lo + 1));
+  }
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+  pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.next() * items.length)]!;
+  }
+  some<T>(items: readonly T[], lo: number, hi: number): T[] {
+    const pool = [...items];
+    const n = Math.min(pool.length, this.int(lo, hi));
+    return Array.from(
+      { length: n },
+      () => pool.splice(Math.floor(this.next() * pool.length), 1)[0]!,
+    );
+  }
+  uuid(): string {
+    const hex = Array.from({ length: 32 }, () => Math.floor(this.next() * 16).toString(16));
+    hex[12] = '4';
+    hex[16] = '89ab'[Math.floor(this.next() * 4)]!;
+    const s = hex.join('');
+    return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
+  }
+}

@@ -7,7 +7,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { berth, collect, terminate, waitFor } from '../support/cli';
+import { berth, collect, serveStorage, terminate, waitFor } from '../support/cli';
 import { realPostgresIt, testDatabaseUrl } from '../support/db';
 
 /** A filter passing every host, whose NAME is `name` (the file is rewritten under berth). */
@@ -22,9 +22,10 @@ describe('berth serve SIGHUP', () => {
     const profiles = path.join(dataDir, 'profiles.json');
     writeFileSync(path.join(plugins, 'house-filter.js'), filter('HouseV1Filter'));
     writeFileSync(profiles, JSON.stringify({ house: { filters: ['HouseV1Filter'] } }));
+    const storage = await serveStorage(dataDir);
     const port = String(20000 + Math.floor(Math.random() * 20000));
     const child = berth(['serve'], {
-      BERTH_DATA_DIR: dataDir,
+      ...storage.env,
       PORT: port,
       BERTH_PLUGIN_DIRS: plugins,
       BERTH_SCHEDULER_PROFILES: `@${profiles}`,
@@ -58,7 +59,7 @@ describe('berth serve SIGHUP', () => {
       return r.data.explainPlacement.filterSteps.map((s: { filter: string }) => s.filter);
     };
     try {
-      await waitFor(() => io.out().includes('listening on'), 50000);
+      await waitFor(() => io.out().includes('listening on'), 110000);
       const rp = await gql('mutation { createResourceProvider(input: { name: "h1" }) { uuid } }');
       const uuid = rp.data.createResourceProvider.uuid;
       const inv = await gql(
@@ -87,8 +88,9 @@ describe('berth serve SIGHUP', () => {
     } finally {
       child.kill('SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });
+      await storage.drop();
     }
-  }, 60000);
+  }, 150000);
 
   realPostgresIt(
     'under --workers 2, the primary passes SIGHUP on to every worker',

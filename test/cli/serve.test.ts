@@ -4,7 +4,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { berth, collect, terminate, waitFor } from '../support/cli';
+import { berth, collect, serveStorage, terminate, waitFor } from '../support/cli';
 
 describe('berth serve', () => {
   it('boots on the embedded default from a clean data dir and answers GraphQL and /readyz', async () => {
@@ -48,9 +48,10 @@ describe('berth serve', () => {
        exports.create = () => ({ name: 'LoopFilter', kind: 'filter', onError: 'open',
          filter: (host, spec) => { while (spec.extraSpecs.loop === 'yes') {} return { fits: true }; } });`,
     );
+    const storage = await serveStorage(dataDir);
     const port = String(20000 + Math.floor(Math.random() * 20000));
     const child = berth(['serve'], {
-      BERTH_DATA_DIR: dataDir,
+      ...storage.env,
       PORT: port,
       BERTH_PLUGIN_DIRS: plugins,
       BERTH_SCHEDULER_FILTERS: 'StrayFilter,LoopFilter',
@@ -79,7 +80,7 @@ describe('berth serve', () => {
         },
       });
     try {
-      await waitFor(() => io.out().includes('listening on'), 50000);
+      await waitFor(() => io.out().includes('listening on'), 110000);
       const rp = await gql(
         'mutation { createResourceProvider(input: {name: "h1"}) { uuid generation } }',
       );
@@ -104,8 +105,9 @@ describe('berth serve', () => {
     } finally {
       child.kill('SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });
+      await storage.drop();
     }
-  }, 90000);
+  }, 150000);
 
   it('refuses a second server on the same data folder; after SIGKILL a new start keeps every acknowledged write', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'berth-lock-'));
@@ -115,7 +117,7 @@ describe('berth serve', () => {
     const io1 = collect(first);
     let third: ChildProcess | undefined;
     try {
-      await waitFor(() => io1.out().includes('listening on'), 50000);
+      await waitFor(() => io1.out().includes('listening on'), 110000);
       const names = ['acked-1', 'acked-2', 'acked-3'];
       for (const name of names) {
         const r = await fetch(`http://127.0.0.1:${p1}/graphql`, {
@@ -144,7 +146,7 @@ describe('berth serve', () => {
       const p3 = port();
       third = berth(['serve'], { BERTH_DATA_DIR: dataDir, PORT: p3 });
       const io3 = collect(third);
-      await waitFor(() => io3.out().includes('listening on'), 50000);
+      await waitFor(() => io3.out().includes('listening on'), 110000);
       const r = await fetch(`http://127.0.0.1:${p3}/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -161,7 +163,7 @@ describe('berth serve', () => {
       third?.kill('SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 150000);
+  }, 300000);
 
   it('exits non-zero with one clear line when DATABASE_URL is unreachable', async () => {
     const child = berth(['serve'], {

@@ -3,6 +3,7 @@
 // collected, and a poll helper for what it prints or serves.
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { createTestDb, onEmbedded, schemaUrl } from './db';
 
 /** The repository root (the CLI's working directory). */
 export const root = path.resolve(__dirname, '../..');
@@ -61,4 +62,24 @@ export async function waitFor(pred: () => boolean | Promise<boolean>, ms: number
     }
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * Where a `berth serve` under test keeps its data when the embedded default is not what the test
+ * is about: a PostgreSQL schema of its own when DATABASE_URL is set (one process, auth off as on
+ * the embedded default, migrated by the server at start), else `dataDir` on the embedded database (a cold start there takes most of a
+ * minute on a busy machine). `drop()` removes the schema.
+ */
+export async function serveStorage(
+  dataDir: string,
+): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  if (onEmbedded()) {
+    return { env: { BERTH_DATA_DIR: dataDir }, drop: async () => {} };
+  }
+  const db = await createTestDb({ migrate: false });
+  return {
+    // As the embedded default runs: one process, auth off.
+    env: { DATABASE_URL: schemaUrl(db.schema), BERTH_WORKERS: '1', BERTH_AUTH: 'off' },
+    drop: () => db.drop(),
+  };
 }

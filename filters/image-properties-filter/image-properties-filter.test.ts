@@ -1,11 +1,20 @@
 // Table tests for ImagePropertiesFilter (after nova/tests/unit/scheduler/filters/
 // test_image_props_filters.py; Nova's supported_instance tuples become root traits here, and the
-// hypervisor-version cases have no counterpart), plus Nova's canonicalisation and validation of
-// the values (nova/objects/fields.py) and image_properties_default_architecture.
+// hypervisor version the root trait CUSTOM_HYPERVISOR_VERSION_<n>), plus Nova's canonicalisation
+// and validation of the values (nova/objects/fields.py) and image_properties_default_architecture.
 import { STANDARD_TRAITS } from '../../src/db/seed';
 import { buildHostView, buildRequestSpec } from '../../src/scheduler/helpers';
-import { buildPlugin, verdictOf } from '../../test/support/plugin';
-import { ARCH_TRAITS, create, NAME, REASON_INVALID, REASON_UNSUPPORTED } from './index';
+import { createPipeline } from '../../src/scheduler/runtime/pipeline';
+import { buildPlugin, runPipeline, verdictOf } from '../../test/support/plugin';
+import {
+  ARCH_TRAITS,
+  create,
+  ERROR_BAD_VERSION,
+  NAME,
+  REASON_INVALID,
+  REASON_UNSUPPORTED,
+  REASON_VERSION,
+} from './index';
 
 const plugin = buildPlugin(create, NAME);
 
@@ -234,6 +243,151 @@ describe(NAME, () => {
     expect(verdictOf(plugin, host, req)).toEqual({
       fits: false,
       reason: `${REASON_UNSUPPORTED}: hw_architecture=amd64 needs root trait HW_ARCH_X86_64 on compute-1`,
+    });
+  });
+
+  // Nova's _compare_product_version runs inside the supported_instances match only.
+  describe('img_hv_requested_version', () => {
+    const kvm = supports('x86_64', 'kvm', 'hvm');
+    const version = (n: number) => `CUSTOM_HYPERVISOR_VERSION_${n}`;
+    const props = { hw_architecture: 'x86_64', img_hv_type: 'kvm', hw_vm_mode: 'hvm' };
+    const spec = (image: Record<string, string>) =>
+      buildRequestSpec({
+        extraSpecs: Object.fromEntries(Object.entries(image).map(([k, v]) => [`image:${k}`, v])),
+      });
+    const host = (traits: string[]) =>
+      buildHostView({ providers: [{ uuid: 'cn1', name: 'compute-1', traits }] });
+
+    it.each<{ name: string; image: Record<string, string>; traits: string[]; want: boolean }>([
+      {
+        name: 'passes same inst props and version (Nova)',
+        image: { ...props, img_hv_requested_version: '>=6.0,<6.2' },
+        traits: [...kvm, version(6000000)],
+        want: true,
+      },
+      {
+        name: 'fails different hyper version (Nova)',
+        image: { ...props, img_hv_requested_version: '>=6.2' },
+        traits: [...kvm, version(6000000)],
+        want: false,
+      },
+      {
+        name: 'passes without hyper version (Nova)',
+        image: { ...props, img_hv_requested_version: '>=6.0' },
+        traits: kvm,
+        want: true,
+      },
+      {
+        name: 'fails with unsupported hyper ver 5000 = 5.0 (Nova)',
+        image: { ...props, img_hv_requested_version: '>=6.0' },
+        traits: [...kvm, version(5000)],
+        want: false,
+      },
+      {
+        name: 'the highest version trait counts',
+        image: { hw_architecture: 'x86_64', img_hv_requested_version: '>= 6.0, < 8.0' },
+        traits: [...kvm, version(5000000), version(7001000)],
+        want: true,
+      },
+      {
+        name: 'version 0 is no version',
+        image: { hw_architecture: 'x86_64', img_hv_requested_version: '>=6.0' },
+        traits: [...kvm, version(0)],
+        want: true,
+      },
+      {
+        name: 'no arch, hv type or vm mode asked for: the version is not read',
+        image: { img_hv_requested_version: '>=99.0' },
+        traits: [version(6000000)],
+        want: true,
+      },
+      {
+        name: 'legacy hypervisor_version_requires',
+        image: { hw_vm_mode: 'hvm', hypervisor_version_requires: '>=6.2' },
+        traits: [...kvm, version(6000000)],
+        want: false,
+      },
+      {
+        name: 'the current name wins over the legacy one',
+        image: {
+          hw_vm_mode: 'hvm',
+          hypervisor_version_requires: '>=6.2',
+          img_hv_requested_version: '<6.2',
+        },
+        traits: [...kvm, version(6000000)],
+        want: true,
+      },
+      {
+        name: 'an empty current name wins too, and asks for nothing',
+        image: {
+          hw_vm_mode: 'hvm',
+          hypervisor_version_requires: '>=6.2',
+          img_hv_requested_version: '',
+        },
+        traits: [...kvm, version(6000000)],
+        want: true,
+      },
+    ])('$name -> $want', ({ image, traits, want }) => {
+      expect(verdictOf(plugin, host(traits), spec(image)).fits).toBe(want);
+    });
+
+    it('names the predicate and the version in the rejection', () => {
+      const image = { ...props, img_hv_requested_version: '>= 6.0, < 8.0' };
+      expect(verdictOf(plugin, host([...kvm, version(8000000)]), spec(image))).toEqual({
+        fits: false,
+        reason: `${REASON_VERSION}: image:img_hv_requested_version=">= 6.0, < 8.0", compute-1 runs 8.0.0 (CUSTOM_HYPERVISOR_VERSION_8000000)`,
+      });
+    });
+
+    it('checks the properties before the version', () => {
+      const image = { hw_architecture: 'aarch64', img_hv_requested_version: '>= 6.0' };
+      expect(verdictOf(plugin, host([...kvm, version(5000)]), spec(image))).toMatchObject({
+        fits: false,
+        reason: expect.stringContaining(REASON_UNSUPPORTED),
+      });
+    });
+
+    // Nova raises ValueError there, failing the whole request.
+    it.each([
+      {
+        what: 'a malformed predicate',
+        image: { ...props, img_hv_requested_version: '>= 6.0, < 8' },
+        traits: [...kvm, version(6000000)],
+        message: `${ERROR_BAD_VERSION}: image:img_hv_requested_version=">= 6.0, < 8" is not a version predicate (invalid version number '8')`,
+      },
+      {
+        what: 'a host version StrictVersion refuses',
+        image: { ...props, img_hv_requested_version: '>= 6.0' },
+        traits: [...kvm, version(5)],
+        message: `${ERROR_BAD_VERSION}: compute-1's CUSTOM_HYPERVISOR_VERSION_5 reads as "5" (invalid version number '5')`,
+      },
+    ])(
+      'fails closed on $what: every host rejected with the reason',
+      async ({ image, traits, message }) => {
+        expect(() => verdictOf(plugin, host(traits), spec(image))).toThrow(message);
+        const good = buildHostView({
+          providers: [{ uuid: 'cn0', name: 'compute-0', traits: kvm }],
+        });
+        const result = await runPipeline(
+          createPipeline({ filters: [plugin], weighers: [] }),
+          [good, host(traits)],
+          spec(image),
+        );
+        expect(result.hosts).toEqual([]);
+        expect(result.explanation.filters[0]!.rejections).toEqual(
+          ['cn0', 'cn1'].map((uuid, i) => ({
+            host: uuid,
+            hostName: `compute-${i}`,
+            reason: `${NAME} failed closed (error): ${message}`,
+          })),
+        );
+      },
+    );
+
+    it('ignores a malformed predicate no host reaches', () => {
+      const image = { ...props, img_hv_requested_version: 'garbage' };
+      expect(verdictOf(plugin, host(kvm), spec(image))).toEqual({ fits: true });
+      expect(verdictOf(plugin, host([version(6000000)]), spec(image)).fits).toBe(false);
     });
   });
 });

@@ -10,8 +10,21 @@
 // the host side is the root provider's traits, `HW_ARCH_<ARCH>` (os-traits, named after Nova's
 // constants: armv7l is HW_ARCH_ARMV7), `CUSTOM_HYPERVISOR_<TYPE>` and `CUSTOM_VM_MODE_<MODE>` (no
 // standard traits exist for these two). Each property is matched on its own, not as one
-// (arch, hv_type, vm_mode) tuple. `img_hv_requested_version` is not evaluated.
-import type { FilterFactory } from '../../src/scheduler/plugin-api';
+// (arch, hv_type, vm_mode) tuple. When the host supports them, `image:img_hv_requested_version`
+// (legacy `image:hypervisor_version_requires`) is checked against the host's hypervisor version,
+// the highest root trait `CUSTOM_HYPERVISOR_VERSION_<n>` (./version-predicate.ts), as Nova does
+// only there: no property asked for, no host version or no predicate pass. A predicate or host
+// version Python refuses there makes Nova raise and fail the request: this filter throws, and
+// failing closed rejects every host with the reason.
+import type { FilterFactory, HostView, Verdict } from '../../src/scheduler/plugin-api';
+import { hypervisorVersionOf } from '../host-state/index';
+import {
+  type Predicate,
+  parsePredicate,
+  parseStrictVersion,
+  satisfiedBy,
+  versionToString,
+} from './version-predicate';
 
 /** Nova-compatible name, as written in `enabledFilters`. */
 export const NAME = 'ImagePropertiesFilter';
@@ -26,6 +39,15 @@ export const SCOPE = 'image:';
 export const REASON_UNSUPPORTED = 'host does not support the image properties';
 /** Rejection of every host: an image property has a value Nova refuses. */
 export const REASON_INVALID = 'invalid image property';
+/** Rejection: the host's hypervisor version does not satisfy `img_hv_requested_version`. */
+export const REASON_VERSION = 'host hypervisor version does not satisfy the image';
+/**
+ * What the filter throws (failing closed: every host rejected with it, as Nova's ValueError fails
+ * the request) when a host reaches the version check with a predicate or a version Python refuses.
+ */
+export const ERROR_BAD_VERSION = 'cannot compare hypervisor versions';
+/** The image property naming the hypervisor versions the image needs, then its legacy name. */
+export const VERSION_KEYS = ['img_hv_requested_version', 'hypervisor_version_requires'] as const;
 
 /** Nova's architectures (nova/virt/arch.py values) -> their os-traits trait (named after Nova's constant). */
 export const ARCH_TRAITS: Readonly<Record<string, string>> = Object.fromEntries(
@@ -115,8 +137,32 @@ interface WantedTrait {
   readonly trait: string;
 }
 
+/** The version predicate an image asks for: its key, raw value and parse. */
+interface WantedVersion {
+  readonly key: string;
+  readonly value: string;
+  readonly predicate: Predicate;
+}
+
 /** What a request asks for: the traits its image properties need, or why it cannot be placed. */
-export type Wanted = { readonly traits: readonly WantedTrait[] } | { readonly invalid: string };
+export type Wanted =
+  | { readonly traits: readonly WantedTrait[]; readonly version?: WantedVersion }
+  | { readonly invalid: string };
+
+/**
+ * The image's `img_hv_requested_version` (the current name winning over the legacy one, even
+ * when empty: nova/objects/image_meta.py from_dict); undefined when absent or empty (Nova:
+ * `if not (hypervisor_version and version_required)`). Parsed now, judged per host.
+ */
+export function wantedVersion(
+  extraSpecs: Readonly<Record<string, string>>,
+): WantedVersion | undefined {
+  const key = VERSION_KEYS.find((k) => extraSpecs[SCOPE + k] !== undefined);
+  const value = key === undefined ? '' : extraSpecs[SCOPE + key]!;
+  return key === undefined || value === ''
+    ? undefined
+    : { key, value, predicate: parsePredicate(value) };
+}
 
 /**
  * The traits the request's image properties need (one per property given); `defaultArch` stands
@@ -143,7 +189,40 @@ export function wantedTraits(
     }
     traits.push({ key: shown, value, trait: property.trait(canonical) });
   }
-  return { traits };
+  const version = wantedVersion(extraSpecs);
+  return version === undefined ? { traits } : { traits, version };
+}
+
+/**
+ * Nova's `_compare_product_version` for a host that supports the image's properties: fits when
+ * the host has no version or the image no predicate. @throws Error as Nova raises ValueError: a
+ * predicate, or the host's version in dotted form, that Python's parsers refuse.
+ */
+function versionVerdict(host: HostView, wanted: WantedVersion | undefined): Verdict {
+  const hv = hypervisorVersionOf(host);
+  if (wanted === undefined || !hv) {
+    return { fits: true };
+  }
+  const shown = `${SCOPE}${wanted.key}=${JSON.stringify(wanted.value)}`;
+  if ('error' in wanted.predicate) {
+    throw new Error(
+      `${ERROR_BAD_VERSION}: ${shown} is not a version predicate (${wanted.predicate.error})`,
+    );
+  }
+  // Past 2^53 the trait has at least six base-1000 groups: never a StrictVersion.
+  const dotted = Number.isSafeInteger(hv) ? versionToString(BigInt(hv)) : String(hv);
+  const version = parseStrictVersion(dotted);
+  if ('error' in version) {
+    throw new Error(
+      `${ERROR_BAD_VERSION}: ${host.name}'s CUSTOM_HYPERVISOR_VERSION_${hv} reads as "${dotted}" (${version.error})`,
+    );
+  }
+  return satisfiedBy(wanted.predicate.clauses, version)
+    ? { fits: true }
+    : {
+        fits: false,
+        reason: `${REASON_VERSION}: ${shown}, ${host.name} runs ${dotted} (CUSTOM_HYPERVISOR_VERSION_${hv})`,
+      };
 }
 
 /**
@@ -170,6 +249,9 @@ export const create: FilterFactory<Wanted> = (config) => {
       if ('invalid' in wanted) {
         return { fits: false, reason: wanted.invalid };
       }
+      if (wanted.traits.length === 0) {
+        return { fits: true }; // Nova: supported when no property is asked for, version unread
+      }
       for (const { key, value, trait } of wanted.traits) {
         if (!host.root.traits.includes(trait)) {
           return {
@@ -178,7 +260,7 @@ export const create: FilterFactory<Wanted> = (config) => {
           };
         }
       }
-      return { fits: true };
+      return versionVerdict(host, wanted.version);
     },
   };
 };

@@ -8,6 +8,7 @@ import { ServerGroups1764200000000 } from './1764200000000-ServerGroups';
 import { OpenStackRoles1764300000000 } from './1764300000000-OpenStackRoles';
 import { AuditEvents1764400000000 } from './1764400000000-AuditEvents';
 import { ServerGroupMembersOfProject1764500000000 } from './1764500000000-ServerGroupMembersOfProject';
+import { BuildFailures1764600000000 } from './1764600000000-BuildFailures';
 
 /** Every migration class, oldest first. */
 export const migrations = [
@@ -20,4 +21,5 @@ export const migrations = [
   OpenStackRoles1764300000000,
   AuditEvents1764400000000,
   ServerGroupMembersOfProject1764500000000,
+  BuildFailures1764600000000,
 ];

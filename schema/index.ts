@@ -5,6 +5,7 @@ import { builder } from './builder';
 import './aggregate';
 import './allocation-candidate';
 import './allocation';
+import './build-result';
 import './capacity';
 import './consumer';
 import './inventory';

@@ -43,6 +43,9 @@ export const MUTATION_ROLES: Readonly<Record<string, Role>> = {
   createResourceClass: 'service',
   deleteResourceClass: 'service',
   reshape: 'service',
+  // What nova-compute reports about its builds (berth: BuildFailureWeigher's failed builds).
+  reportBuildFailure: 'service',
+  reportBuildSuccess: 'service',
   // Placing and claiming (nova-scheduler, conductor).
   setAllocations: 'scheduler',
   deleteAllocations: 'scheduler',

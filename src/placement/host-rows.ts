@@ -49,13 +49,15 @@ export interface AggregateMetadataRow {
   readonly value: string;
 }
 
-/** Per-tree counts of consumers (scheduler `HostView.numInstances` / `numIoOps`). */
+/** Per-tree counts (scheduler `HostView.numInstances` / `numIoOps` / `failedBuilds`). */
 export interface HostCountRow {
   readonly rootUuid: string;
   /** Distinct consumers with allocations on any provider of the tree. */
   readonly numInstances: number;
   /** Those of them with a move in progress. */
   readonly numIoOps: number;
+  /** Consecutive failed builds reported for the host (`HostView.failedBuilds`; default 0). */
+  readonly failedBuilds?: number;
 }
 
 /** Everything read for a batch of candidate trees. */
@@ -106,6 +108,7 @@ export function hostRowsFromIndex(
       rootUuid,
       numInstances: distinctCount(index.consumers, slots),
       numIoOps: distinctCount(index.movingConsumers, slots),
+      failedBuilds: index.failedBuilds[rootSlot] ?? 0,
     });
     for (const slot of slots) {
       const uuid = index.uuid[slot]!;

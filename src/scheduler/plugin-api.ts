@@ -71,6 +71,11 @@ export interface HostView {
    * docs/scheduling-moves.md). Counted on both the source and the destination tree.
    */
   readonly numIoOps: number;
+  /**
+   * Nova `HostState.failed_builds`: consecutive failed builds on the host as its compute service
+   * reported them (mutation `reportBuildFailure` adds one, `reportBuildSuccess` resets it to 0).
+   */
+  readonly failedBuilds: number;
 }
 
 /** What the caller asked for: the candidate request plus the flavor-like context filters look at. */
@@ -214,6 +219,13 @@ export interface WeigherPlugin<S = void> extends PluginBase {
   readonly multiplier: number;
   /** Aggregate metadata key overriding `multiplier` per host (lowest value wins), e.g. `ram_weight_multiplier`. */
   readonly multiplierMetadataKey?: string;
+  /**
+   * Nova weighers whose `weight_multiplier` returns minus the configured value
+   * (BuildFailureWeigher): the host's multiplier, `multiplier` or the lowest aggregate value of
+   * `multiplierMetadataKey`, is negated once resolved (`build_failure_weight_multiplier` 500 and
+   * 1000 in two aggregates: -500).
+   */
+  readonly negateMultiplier?: boolean;
   /**
    * Nova `BaseWeigher.minval`: raw weights below it count as it, and normalisation starts there
    * instead of at the lowest raw weight (Nova's RAM, Disk, CPU and IoOps weighers declare 0).

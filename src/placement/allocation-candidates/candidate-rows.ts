@@ -6,7 +6,8 @@ import type { IndexRows } from './index-rows';
 
 // The consumers with allocations on each provider, and those with a move in progress (a
 // consumer_moves row: written and removed in the same transaction as the allocations it describes,
-// so a provider refresh after an allocation change sees it). Scheduler host counts come from here.
+// so a provider refresh after an allocation change sees it). Scheduler host counts come from here,
+// as do the failed builds of a host (build_failures, src/placement/build-results.ts).
 const CONSUMERS_SQL = `SELECT a.resource_provider_id,
          array_agg(DISTINCT a.consumer_id) AS c,
          COALESCE(array_agg(DISTINCT a.consumer_id) FILTER (WHERE m.consumer_id IS NOT NULL), '{}') AS m
@@ -42,8 +43,8 @@ async function rowsIn(em: EntityManager, ids: readonly number[] | undefined): Pr
      ORDER BY i.resource_provider_id, i.resource_class_id`,
     params,
   );
-  const traits: { resource_provider_id: number; name: string }[] = await em.query(
-    `SELECT rpt.resource_provider_id, t.name FROM resource_provider_traits rpt JOIN traits t ON t.id = rpt.trait_id
+  const traits: { resource_provider_id: number; name: string; id: number }[] = await em.query(
+    `SELECT rpt.resource_provider_id, t.name, t.id FROM resource_provider_traits rpt JOIN traits t ON t.id = rpt.trait_id
      ${all ? '' : 'WHERE rpt.resource_provider_id = ANY($1::int[])'}`,
     params,
   );
@@ -55,6 +56,10 @@ async function rowsIn(em: EntityManager, ids: readonly number[] | undefined): Pr
   );
   const consumers: { resource_provider_id: number; c: number[]; m: number[] }[] = await em.query(
     `${CONSUMERS_SQL} ${byRp('a.resource_provider_id')} GROUP BY a.resource_provider_id`,
+    params,
+  );
+  const failures: { resource_provider_id: number; failed_builds: number }[] = await em.query(
+    `SELECT resource_provider_id, failed_builds FROM build_failures ${byRp('resource_provider_id')}`,
     params,
   );
   return {
@@ -77,7 +82,11 @@ async function rowsIn(em: EntityManager, ids: readonly number[] | undefined): Pr
       allocationRatio: i.allocation_ratio,
       used: i.used,
     })),
-    traits: traits.map((t) => ({ providerId: t.resource_provider_id, trait: t.name })),
+    traits: traits.map((t) => ({
+      providerId: t.resource_provider_id,
+      trait: t.name,
+      traitId: t.id,
+    })),
     aggregates: aggregates.map((a) => ({
       providerId: a.resource_provider_id,
       aggregateUuid: a.uuid,
@@ -86,6 +95,10 @@ async function rowsIn(em: EntityManager, ids: readonly number[] | undefined): Pr
       providerId: r.resource_provider_id,
       consumerIds: r.c,
       movingIds: r.m,
+    })),
+    buildFailures: failures.map((r) => ({
+      providerId: r.resource_provider_id,
+      failedBuilds: r.failed_builds,
     })),
   };
 }
@@ -109,6 +122,7 @@ export async function loadProviderRows(ds: DataSource, ids: readonly number[]): 
     t: IndexRows['traits'] | null;
     a: IndexRows['aggregates'] | null;
     c: { providerId: number; consumerIds: number[]; movingIds: number[] }[] | null;
+    b: IndexRows['buildFailures'] | null;
   }[] = await ds.query(
     `SELECT
          (SELECT json_agg(json_build_object('id', id, 'uuid', uuid, 'name', name, 'generation', generation,
@@ -123,7 +137,8 @@ export async function loadProviderRows(ds: DataSource, ids: readonly number[]): 
                  ORDER BY i.resource_provider_id, i.resource_class_id)
             FROM inventories i JOIN resource_classes rc ON rc.id = i.resource_class_id
             WHERE i.resource_provider_id = ANY($1::int[])) AS i,
-         (SELECT json_agg(json_build_object('providerId', rpt.resource_provider_id, 'trait', t.name))
+         (SELECT json_agg(json_build_object('providerId', rpt.resource_provider_id, 'trait', t.name,
+                 'traitId', t.id))
             FROM resource_provider_traits rpt JOIN traits t ON t.id = rpt.trait_id
             WHERE rpt.resource_provider_id = ANY($1::int[])) AS t,
          (SELECT json_agg(json_build_object('providerId', rpa.resource_provider_id, 'aggregateUuid', a.uuid))
@@ -132,7 +147,10 @@ export async function loadProviderRows(ds: DataSource, ids: readonly number[]): 
          (SELECT json_agg(json_build_object('providerId', x.resource_provider_id,
                  'consumerIds', x.c, 'movingIds', x.m))
             FROM (${CONSUMERS_SQL} WHERE a.resource_provider_id = ANY($1::int[])
-                  GROUP BY a.resource_provider_id) x) AS c`,
+                  GROUP BY a.resource_provider_id) x) AS c,
+         (SELECT json_agg(json_build_object('providerId', resource_provider_id,
+                 'failedBuilds', failed_builds))
+            FROM build_failures WHERE resource_provider_id = ANY($1::int[])) AS b`,
     [ids],
   );
   const r = rows[0]!;
@@ -142,6 +160,7 @@ export async function loadProviderRows(ds: DataSource, ids: readonly number[]): 
     traits: r.t ?? [],
     aggregates: r.a ?? [],
     consumers: r.c ?? [],
+    buildFailures: r.b ?? [],
   };
 }
 

@@ -3,6 +3,7 @@
 
 import type {
   AggregateRow,
+  IndexBuildFailureRow,
   IndexConsumerRow,
   IndexInventoryRow,
   IndexRows,
@@ -56,6 +57,8 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
   readonly inventories = new InventoryTable();
   /** Per provider slot: sorted trait ids. */
   readonly traits: Int32Array[] = [];
+  /** Per trait (interned id): its id in the `traits` table, when the rows gave one. */
+  readonly traitRowIds: number[] = [];
   /** Per provider slot: sorted aggregate ids. */
   readonly aggregates: Int32Array[] = [];
   /** Per provider slot: inventory slots. */
@@ -64,6 +67,8 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
   readonly consumers: Int32Array[] = [];
   /** Per provider slot: sorted ids of those consumers with a move in progress. */
   readonly movingConsumers: Int32Array[] = [];
+  /** Per provider slot: consecutive failed builds reported for it (roots; 0 without a row). */
+  readonly failedBuilds: number[] = [];
   /** Aggregate id -> provider slots in it. */
   readonly aggMembers = new Map<number, Set<number>>();
   /** Per provider slot: 1 when it has the sharing trait. */
@@ -96,6 +101,7 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
         list.map((t: IndexTraitRow) => t.trait),
       );
     }
+    index.noteTraitRowIds(rows.traits);
     for (const [id, list] of groupBy(rows.aggregates)) {
       index.setAggregates(
         id,
@@ -104,6 +110,9 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
     }
     for (const row of rows.consumers ?? []) {
       index.setConsumers(row);
+    }
+    for (const row of rows.buildFailures ?? []) {
+      index.setFailedBuilds(row);
     }
     return index;
   }
@@ -121,8 +130,10 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
     const trt = groupBy(rows.traits.filter((r) => wanted.has(r.providerId)));
     const agg = groupBy(rows.aggregates.filter((r) => wanted.has(r.providerId)));
     const con = new Map((rows.consumers ?? []).map((r) => [r.providerId, r]));
+    const failed = new Map((rows.buildFailures ?? []).map((r) => [r.providerId, r]));
     for (const p of present) {
       this.setConsumers(con.get(p.id) ?? { providerId: p.id, consumerIds: [], movingIds: [] });
+      this.setFailedBuilds(failed.get(p.id) ?? { providerId: p.id, failedBuilds: 0 });
       this.replaceInventories(p.id, inv.get(p.id) ?? []);
       this.setTraits(
         p.id,
@@ -133,6 +144,7 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
         (agg.get(p.id) ?? []).map((a) => a.aggregateUuid),
       );
     }
+    this.noteTraitRowIds(rows.traits);
     const kept = new Set(present.map((p) => p.id));
     const gone = ids.filter((id) => !kept.has(id));
     // Children first: a removal must never leave an orphan behind.
@@ -169,6 +181,7 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
     this.setAggregates(id, []);
     this.consumers[slot] = NO_INTS;
     this.movingConsumers[slot] = NO_INTS;
+    this.failedBuilds[slot] = 0;
     this.deleteSlot(slot);
     this.touch();
   }
@@ -220,6 +233,35 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
     this.touch();
   }
 
+  /** Records the `traits` table ids the rows carry (the order of traits in provider summaries). */
+  noteTraitRowIds(rows: readonly IndexTraitRow[]): void {
+    for (const r of rows) {
+      if (r.traitId !== undefined) {
+        this.traitRowIds[this.traitTable.intern(r.trait)] = r.traitId;
+      }
+    }
+  }
+
+  /**
+   * The trait names of provider `slot` in `traits` table id order (standard traits in os-traits
+   * order, then custom traits in creation order), as Placement's provider summaries list them
+   * where the database reads `resource_provider_traits` by its index; traits without a known id
+   * last, by name.
+   */
+  traitNamesInIdOrder(slot: number): string[] {
+    const ids = Array.from(this.traits[slot] ?? NO_INTS);
+    const rowId = (t: number) => this.traitRowIds[t] ?? Number.POSITIVE_INFINITY;
+    ids.sort((a, b) => {
+      const d = rowId(a) - rowId(b);
+      if (d < 0 || d > 0) {
+        return d;
+      }
+      const [x, y] = [this.traitTable.name(a), this.traitTable.name(b)];
+      return x < y ? -1 : x > y ? 1 : 0;
+    });
+    return ids.map((t) => this.traitTable.name(t));
+  }
+
   /** Replaces the aggregates of a provider. */
   setAggregates(providerId: number, aggregateUuids: readonly string[]): void {
     const slot = this.slotOrThrow(providerId);
@@ -247,6 +289,16 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
     this.movingConsumers[slot] = Int32Array.from(row.movingIds).sort();
     this.touchSlot(slot);
     this.version++;
+  }
+
+  /** Sets the failed builds of a provider (a host's root). */
+  setFailedBuilds(row: IndexBuildFailureRow): void {
+    const slot = this.slotOrThrow(row.providerId);
+    if (this.failedBuilds[slot] !== row.failedBuilds) {
+      this.failedBuilds[slot] = row.failedBuilds;
+      this.touchSlot(slot);
+      this.version++;
+    }
   }
 
   /** Declares a resource class as existing (only matters when a catalogue was loaded). */
@@ -320,6 +372,7 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
     this.invSlots[slot] = NO_INTS;
     this.consumers[slot] = NO_INTS;
     this.movingConsumers[slot] = NO_INTS;
+    this.failedBuilds[slot] = 0;
     this.sharing = growInt32(this.sharing, slot + 1);
     this.sharing[slot] = 0;
   }

@@ -20,6 +20,12 @@ export interface IndexInventoryRow extends InventoryLimits {
 export interface IndexTraitRow {
   readonly providerId: number;
   readonly trait: string;
+  /**
+   * The trait's id in the `traits` table: provider summaries list a provider's traits in this
+   * order, as Placement does where its database reads them by index. Absent: after those with one,
+   * by name.
+   */
+  readonly traitId?: number;
 }
 /** One provider-aggregate association. */
 export interface AggregateRow {
@@ -36,6 +42,15 @@ export interface IndexConsumerRow {
   readonly movingIds: readonly number[];
 }
 /**
+ * A host's consecutive failed builds as its compute service reported them (table
+ * build_failures, keyed by the root provider; Nova `HostState.failed_builds`). Hosts without
+ * failures have no row.
+ */
+export interface IndexBuildFailureRow {
+  readonly providerId: number;
+  readonly failedBuilds: number;
+}
+/**
  * Everything the index needs. The optional catalogues list every resource class / trait that
  * exists (tables resource_classes / traits); when given, requests naming anything else are
  * rejected with Placement's 400 messages. When omitted, unknown names simply match nothing.
@@ -47,6 +62,8 @@ export interface IndexRows {
   readonly aggregates: readonly AggregateRow[];
   /** Consumers per provider (scheduler host counts); absent = none known. */
   readonly consumers?: readonly IndexConsumerRow[];
+  /** Failed builds per root provider (scheduler host state); absent = none known. */
+  readonly buildFailures?: readonly IndexBuildFailureRow[];
   /** All defined resource class names (standard + CUSTOM_*), optional. */
   readonly resourceClassNames?: readonly string[];
   /** All defined trait names (standard + CUSTOM_*), optional. */

@@ -33,7 +33,7 @@ export interface ProviderSummary {
   readonly rootProviderUuid: string;
   readonly parentProviderUuid: string | null;
   readonly resources: readonly ProviderSummaryResource[];
-  /** Trait names, sorted. */
+  /** Trait names in trait id order (CapacityIndex.traitNamesInIdOrder). */
   readonly traits: readonly string[];
 }
 
@@ -134,7 +134,7 @@ export function summarize(index: CapacityIndex, slot: number): ProviderSummary {
       capacity: inv.capacity[s]!,
       used: inv.used[s]!,
     })),
-    traits: Array.from(index.traits[slot]!, (t) => index.traitTable.name(t)).sort(),
+    traits: index.traitNamesInIdOrder(slot),
   };
 }
 

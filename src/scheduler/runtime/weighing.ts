@@ -90,7 +90,7 @@ function clamp(weight: number, minval: number | undefined, maxval: number | unde
  * Runs every weigher over the hosts as Nova's `BaseWeightHandler.get_weighed_objects` does: raw
  * weights, clamped into the weigher's `minval`/`maxval` when it declares them, normalised per
  * weigher onto 0..1 from `minval`/`maxval` (else the list's own minimum / maximum; all equal -> 0),
- * times the host's multiplier (aggregate override, lowest wins), summed. One host (or none) is not
+ * times the host's multiplier (aggregate override, lowest wins; negated for `negateMultiplier`), summed. One host (or none) is not
  * weighed by Nova: its weight is 0 (the weighers still run, for the explanation's raw values). A
  * failing weigher is dropped.
  */
@@ -132,7 +132,8 @@ export async function weighHosts(
             maxval,
           );
     hosts.forEach((host, i) => {
-      const multiplier = resolveMultiplier(host, weigher.multiplierMetadataKey, weigher.multiplier);
+      const resolved = resolveMultiplier(host, weigher.multiplierMetadataKey, weigher.multiplier);
+      const multiplier = weigher.negateMultiplier === true ? 0 - resolved : resolved;
       totals[i]! += multiplier * normalised[i]!;
       components[i]!.push({
         weigher: weigher.name,

@@ -148,6 +148,7 @@ function create(id, name, config) {
     timeBudgetMs: num(plugin.timeBudgetMs),
     multiplier: num(plugin.multiplier),
     multiplierMetadataKey: str(plugin.multiplierMetadataKey),
+    negateMultiplier: plugin.negateMultiplier === true ? true : undefined,
     minval: num(plugin.minval),
     maxval: num(plugin.maxval),
     hooks: {

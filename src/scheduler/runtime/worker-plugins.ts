@@ -37,6 +37,7 @@ interface Created {
   timeBudgetMs?: number;
   multiplier?: number;
   multiplierMetadataKey?: string;
+  negateMultiplier?: boolean;
   minval?: number;
   maxval?: number;
   hooks?: { amendRequest: boolean; prepare: boolean; filter: boolean; weigh: boolean };
@@ -83,6 +84,7 @@ function proxyPlugin(id: number, c: Created, pool: PluginWorkerPool): SchedulerP
       timeBudgetMs: c.timeBudgetMs,
       multiplier: c.multiplier,
       multiplierMetadataKey: c.multiplierMetadataKey,
+      negateMultiplier: c.negateMultiplier,
       minval: c.minval,
       maxval: c.maxval,
     }).filter(([, v]) => v !== undefined),

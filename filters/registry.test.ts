@@ -6,11 +6,15 @@ import type { PluginHandle } from '../src/scheduler/plugin-api';
 import { createRegistry } from '../src/scheduler/runtime/registry';
 import { builtinPlugins } from './registry';
 
-/** 'RAMWeigher' -> 'ram-weigher', 'AggregateInstanceTypeFilter' -> 'aggregate-instance-type-filter'. */
+/**
+ * 'RAMWeigher' -> 'ram-weigher', 'AggregateInstanceTypeFilter' -> 'aggregate-instance-type-filter',
+ * and Nova's request filter functions 'isolate_aggregates' -> 'isolate-aggregates'.
+ */
 function kebab(name: string): string {
   return name
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1-$2')
     .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .replaceAll('_', '-')
     .toLowerCase();
 }
 
@@ -45,8 +49,14 @@ describe('filters/registry', () => {
     },
   );
 
-  // Filters that never reject a host have no reason to export (Nova's no-op AllHostsFilter).
-  const neverRejects = new Set(['AllHostsFilter']);
+  // Filters that never reject a host have no reason to export (Nova's no-op AllHostsFilter), nor
+  // do pre-candidate hooks that only narrow the query and never make a request unplaceable.
+  const neverRejects = new Set([
+    'AllHostsFilter',
+    'require_image_type_support',
+    'isolate_aggregates',
+    'accelerators_filter',
+  ]);
   it.each(
     builtinPlugins
       .filter((m) => m.kind === 'filter' && !neverRejects.has(m.NAME))

@@ -84,13 +84,13 @@ describe('instantiatePlugins', () => {
       name: 'an unknown filter',
       config: { enabledFilters: ['RamFilter', 'NoSuchFilter'], enabledWeighers: [] },
       message:
-        'enabledFilters: unknown scheduler filter "NoSuchFilter"; known filters: AggregateImagePropertiesIsolation, AggregateInstanceExtraSpecsFilter, AggregateInstanceTypeFilter, AggregateIoOpsFilter, AggregateMultiTenancyIsolation, AggregateNumInstancesFilter, AggregateTypeAffinityFilter, AllHostsFilter, AvailabilityZoneFilter, ComputeCapabilitiesFilter, ComputeFilter, DifferentHostFilter, DiskFilter, ImagePropertiesFilter, IoOpsFilter, IsolatedHostsFilter, JsonFilter, MetricsFilter, NUMATopologyFilter, NumInstancesFilter, PassAll, PciPassthroughFilter, RamFilter, ReservationFilter, SameHostFilter, ServerGroupAffinityFilter, ServerGroupAntiAffinityFilter, SimpleCIDRAffinityFilter',
+        'enabledFilters: unknown scheduler filter "NoSuchFilter"; known filters: AggregateImagePropertiesIsolation, AggregateInstanceExtraSpecsFilter, AggregateInstanceTypeFilter, AggregateIoOpsFilter, AggregateMultiTenancyIsolation, AggregateNumInstancesFilter, AggregateTypeAffinityFilter, AllHostsFilter, AvailabilityZoneFilter, ComputeCapabilitiesFilter, ComputeFilter, DifferentHostFilter, DiskFilter, ImagePropertiesFilter, IoOpsFilter, IsolatedHostsFilter, JsonFilter, MetricsFilter, NUMATopologyFilter, NumInstancesFilter, PassAll, PciPassthroughFilter, RamFilter, ReservationFilter, SameHostFilter, ServerGroupAffinityFilter, ServerGroupAntiAffinityFilter, SimpleCIDRAffinityFilter, accelerators_filter, ephemeral_encryption_filter, isolate_aggregates, require_image_type_support, transform_image_metadata',
     },
     {
       name: 'an unknown weigher',
       config: { enabledFilters: [], enabledWeighers: ['NoSuchWeigher'] },
       message:
-        'enabledWeighers: unknown scheduler weigher "NoSuchWeigher"; known weighers: CPUWeigher, CrossCellWeigher, DiskWeigher, HypervisorVersionWeigher, IoOpsWeigher, MetricsWeigher, NumInstancesWeigher, PCIWeigher, RAMWeigher, ServerGroupSoftAffinityWeigher, ServerGroupSoftAntiAffinityWeigher',
+        'enabledWeighers: unknown scheduler weigher "NoSuchWeigher"; known weighers: BuildFailureWeigher, CPUWeigher, CrossCellWeigher, DiskWeigher, HypervisorVersionWeigher, IoOpsWeigher, MetricsWeigher, NumInstancesWeigher, PCIWeigher, RAMWeigher, ServerGroupSoftAffinityWeigher, ServerGroupSoftAntiAffinityWeigher',
     },
     {
       name: 'a weigher enabled as a filter',
@@ -106,7 +106,7 @@ describe('instantiatePlugins', () => {
       name: 'configuration for an unknown plugin',
       config: { enabledFilters: [], enabledWeighers: [], plugins: { RamFiltre: {} } },
       message:
-        'plugins: configuration given for unknown scheduler plugin "RamFiltre"; known plugins: AggregateImagePropertiesIsolation, AggregateInstanceExtraSpecsFilter, AggregateInstanceTypeFilter, AggregateIoOpsFilter, AggregateMultiTenancyIsolation, AggregateNumInstancesFilter, AggregateTypeAffinityFilter, AllHostsFilter, AvailabilityZoneFilter, CPUWeigher, ComputeCapabilitiesFilter, ComputeFilter, CrossCellWeigher, DifferentHostFilter, DiskFilter, DiskWeigher, HypervisorVersionWeigher, ImagePropertiesFilter, IoOpsFilter, IoOpsWeigher, IsolatedHostsFilter, JsonFilter, MetricsFilter, MetricsWeigher, NUMATopologyFilter, NumInstancesFilter, NumInstancesWeigher, PCIWeigher, PassAll, PciPassthroughFilter, RAMWeigher, RamFilter, ReservationFilter, SameHostFilter, ServerGroupAffinityFilter, ServerGroupAntiAffinityFilter, ServerGroupSoftAffinityWeigher, ServerGroupSoftAntiAffinityWeigher, SimpleCIDRAffinityFilter',
+        'plugins: configuration given for unknown scheduler plugin "RamFiltre"; known plugins: AggregateImagePropertiesIsolation, AggregateInstanceExtraSpecsFilter, AggregateInstanceTypeFilter, AggregateIoOpsFilter, AggregateMultiTenancyIsolation, AggregateNumInstancesFilter, AggregateTypeAffinityFilter, AllHostsFilter, AvailabilityZoneFilter, BuildFailureWeigher, CPUWeigher, ComputeCapabilitiesFilter, ComputeFilter, CrossCellWeigher, DifferentHostFilter, DiskFilter, DiskWeigher, HypervisorVersionWeigher, ImagePropertiesFilter, IoOpsFilter, IoOpsWeigher, IsolatedHostsFilter, JsonFilter, MetricsFilter, MetricsWeigher, NUMATopologyFilter, NumInstancesFilter, NumInstancesWeigher, PCIWeigher, PassAll, PciPassthroughFilter, RAMWeigher, RamFilter, ReservationFilter, SameHostFilter, ServerGroupAffinityFilter, ServerGroupAntiAffinityFilter, ServerGroupSoftAffinityWeigher, ServerGroupSoftAntiAffinityWeigher, SimpleCIDRAffinityFilter, accelerators_filter, ephemeral_encryption_filter, isolate_aggregates, require_image_type_support, transform_image_metadata',
     },
     {
       name: 'a misspelt configuration key of a plugin that declares its keys',

@@ -34,6 +34,8 @@ describe('roles', () => {
       'deleteServerGroup',
       'deleteTrait',
       'removeServerGroupMembers',
+      'reportBuildFailure',
+      'reportBuildSuccess',
       'reshape',
       'revertMove',
       'schedule',

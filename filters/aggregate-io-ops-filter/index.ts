@@ -14,13 +14,14 @@ export const NAME = 'AggregateIoOpsFilter';
 /** Plugin kind. */
 export const kind = 'filter';
 /** Configuration keys: `maxIoOpsPerHost` (Nova's `[filter_scheduler] max_io_ops_per_host`). */
-export const CONFIG_KEYS: readonly string[] = ['maxIoOpsPerHost'];
+export const CONFIG_KEYS: readonly string[] = ['maxIoOpsPerHost', 'countMovesOn'];
 
 /** Aggregate metadata key overriding the maximum per host (lowest integer value wins). */
 export const METADATA_KEY = 'max_io_ops_per_host';
 
 /**
- * Creates the filter. Config: `maxIoOpsPerHost` (default 8).
+ * Creates the filter. Config: `maxIoOpsPerHost` (default 8), `countMovesOn` (`both`, or
+ * `source`: Nova's count, see host-counts).
  * @throws Error when it is not a whole number >= 0.
  */
 export const create = countFilter({

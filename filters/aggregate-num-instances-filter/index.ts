@@ -14,13 +14,14 @@ export const NAME = 'AggregateNumInstancesFilter';
 /** Plugin kind. */
 export const kind = 'filter';
 /** Configuration keys: `maxInstancesPerHost` (Nova's `[filter_scheduler] max_instances_per_host`). */
-export const CONFIG_KEYS: readonly string[] = ['maxInstancesPerHost'];
+export const CONFIG_KEYS: readonly string[] = ['maxInstancesPerHost', 'countMovesOn'];
 
 /** Aggregate metadata key overriding the maximum per host (lowest integer value wins). */
 export const METADATA_KEY = 'max_instances_per_host';
 
 /**
- * Creates the filter. Config: `maxInstancesPerHost` (default 50).
+ * Creates the filter. Config: `maxInstancesPerHost` (default 50), `countMovesOn` (`both`, or
+ * `source`: Nova's count, see host-counts).
  * @throws Error when it is not a whole number >= 0.
  */
 export const create = countFilter({

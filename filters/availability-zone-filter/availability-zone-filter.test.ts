@@ -78,4 +78,21 @@ describe(NAME, () => {
   it('leaves the candidate query alone without a zone asked for', () => {
     expect(plugin.amendRequest!(buildRequestSpec(), { aggregates })).toBeNull();
   });
+
+  const exact = buildPlugin(create, NAME, { zoneAggregatesByExactValue: true });
+  it.each([
+    ['a zone: the aggregates naming exactly it', 'az1', { memberOf: [['a1']] }],
+    ['a zone only in a comma list: nothing (the host filter decides)', 'az2', null],
+    ['the default zone named by an aggregate: that aggregate', 'nova', { memberOf: [['a3']] }],
+    ['an unknown zone: nothing', 'az9', null],
+  ])('zoneAggregatesByExactValue (Nova): %s', (_name, az, want) => {
+    const amendment = exact.amendRequest!(buildRequestSpec({ availabilityZone: az }), {
+      aggregates,
+    });
+    if (want === null) {
+      expect(amendment).toBeNull();
+    } else {
+      expect(amendment).toMatchObject(want);
+    }
+  });
 });

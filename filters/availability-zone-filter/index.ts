@@ -4,8 +4,11 @@
 // [DEFAULT] default_availability_zone, 'nova'). The zone is also pushed into the candidate query,
 // as Nova's request filter map_az_to_placement_aggregate does: member_of the zone's aggregates, or
 // for the default zone, not a member of any other zone's aggregate (upstream:
-// nova/scheduler/filters/availability_zone_filter.py, request_filter.py).
-import { aggregateMetadataUnion } from '../../src/scheduler/helpers';
+// nova/scheduler/filters/availability_zone_filter.py, request_filter.py). With
+// `zoneAggregatesByExactValue: true` the query is narrowed exactly as Nova's request filter does
+// (request_filter.py:139-167): member_of the aggregates whose availability_zone is the zone's name
+// as a whole (not split on commas), the default zone too; nothing when none is.
+import { aggregateMetadataUnion, readBooleanOrThrow } from '../../src/scheduler/helpers';
 import type { AggregateView, FilterFactory, PluginHandle } from '../../src/scheduler/plugin-api';
 
 /** Nova-compatible name, as written in `enabledFilters`. */
@@ -13,7 +16,10 @@ export const NAME = 'AvailabilityZoneFilter';
 /** Plugin kind. */
 export const kind = 'filter';
 /** Configuration keys. */
-export const CONFIG_KEYS: readonly string[] = ['defaultAvailabilityZone'];
+export const CONFIG_KEYS: readonly string[] = [
+  'defaultAvailabilityZone',
+  'zoneAggregatesByExactValue',
+];
 
 /** The aggregate metadata key naming a zone. */
 export const AZ_KEY = 'availability_zone';
@@ -42,9 +48,13 @@ function defaultZone(handle: PluginHandle): string {
   return v;
 }
 
-/** Creates the filter; `defaultAvailabilityZone` is the zone of hosts in no zone aggregate. */
+/**
+ * Creates the filter; `defaultAvailabilityZone` is the zone of hosts in no zone aggregate,
+ * `zoneAggregatesByExactValue` (default false) narrows the query as Nova's request filter does.
+ */
 export const create: FilterFactory = (_config, handle) => {
   const fallback = defaultZone(handle);
+  const exact = readBooleanOrThrow(handle, 'zoneAggregatesByExactValue', false);
   return {
     name: NAME,
     kind,
@@ -53,6 +63,11 @@ export const create: FilterFactory = (_config, handle) => {
       const az = req.availabilityZone;
       if (az === undefined) {
         return null;
+      }
+      if (exact) {
+        // Nova: AggregateList.get_by_metadata(key, value=az), a database match on the value.
+        const named = ctx.aggregates.filter((a) => a.metadata[AZ_KEY] === az).map((a) => a.uuid);
+        return named.length > 0 ? { memberOf: [named], note: `availability zone ${az}` } : null;
       }
       const zoned = ctx.aggregates
         .map((a) => ({ uuid: a.uuid, zones: zonesOf([a]) }))

@@ -109,4 +109,18 @@ describe(NAME, () => {
       { key: 'io_workload', path: ['io_workload'], wanted: '0' },
     ]);
   });
+
+  it('reads the stats with a move that arrived counted unless countMovesOn is source (Nova)', () => {
+    const host = buildHostView({
+      providers: [{ uuid: 'h1', name: 'cn1' }],
+      numInstances: 3,
+      numIoOps: 1,
+      numMovesIn: 1,
+    });
+    const extraSpecs = { 'capabilities:stats:io_workload': 's== 0', num_instances: '== 2' };
+    const run = (config: Record<string, unknown>) =>
+      verdictOf(buildPlugin(create, NAME, config), host, buildRequestSpec({ extraSpecs })).fits;
+    expect(run({})).toBe(false);
+    expect(run({ countMovesOn: 'source' })).toBe(true);
+  });
 });

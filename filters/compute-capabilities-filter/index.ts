@@ -8,8 +8,11 @@
 // host_ip, hypervisor_version, stats.num_instances / io_workload, ...). Attributes Placement holds
 // nothing for (cpu_info, hypervisor_type, supported_instances, metrics, other stats) fail the spec,
 // as a missing capability does in Nova: for Ironic-style capabilities use traits (`trait:CUSTOM_X`).
+// Config `countMovesOn` (`both`, or `source` as Nova): where a moving consumer counts in
+// num_instances, num_io_ops and the stats (filters/host-counts).
 import { matchExtraSpec } from '../../src/scheduler/helpers';
 import type { FilterFactory, HostView, Verdict } from '../../src/scheduler/plugin-api';
+import { MOVE_COUNTING_KEY, type MoveCounting, readMoveCountingOrThrow } from '../host-counts';
 import {
   FLOAT_ATTRIBUTES,
   hostStateValue,
@@ -24,8 +27,8 @@ import {
 export const NAME = 'ComputeCapabilitiesFilter';
 /** Plugin kind. */
 export const kind = 'filter';
-/** Takes no configuration: any key given for it stops start-up. */
-export const CONFIG_KEYS: readonly string[] = [];
+/** Configuration keys: `countMovesOn` (filters/host-counts). */
+export const CONFIG_KEYS: readonly string[] = [MOVE_COUNTING_KEY];
 
 /** The extra-spec scope this filter reads. */
 export const SCOPE = 'capabilities';
@@ -62,14 +65,14 @@ const isDict = (v: PyValue): v is { readonly [key: string]: PyValue } =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Nova `_get_capabilities`: the value at `path`, or null where Nova gets None. */
-function capabilityAt(host: HostView, path: readonly string[]): PyValue {
+function capabilityAt(host: HostView, path: readonly string[], moves: MoveCounting): PyValue {
   let cap: PyValue = null;
   for (const [i, item] of path.entries()) {
     if (i === 0) {
       // The host itself: an attribute, else a compute stat. `service` is a ReadOnlyDict in Nova,
       // not a dict, so nothing below it can be read.
-      const attribute = item === 'service' ? null : hostStateValue(host, item);
-      const stats = hostStateValue(host, 'stats') as Record<string, PyValue>;
+      const attribute = item === 'service' ? null : hostStateValue(host, item, moves);
+      const stats = hostStateValue(host, 'stats', moves) as Record<string, PyValue>;
       cap = attribute ?? (Object.hasOwn(stats, item) ? stats[item]! : null);
     } else {
       if (typeof cap === 'string') {
@@ -88,8 +91,8 @@ function capabilityAt(host: HostView, path: readonly string[]): PyValue {
   return cap;
 }
 
-function check(host: HostView, spec: Spec): Verdict {
-  const cap = capabilityAt(host, spec.path);
+function check(host: HostView, spec: Spec, moves: MoveCounting): Verdict {
+  const cap = capabilityAt(host, spec.path, moves);
   if (cap === null) {
     const top = spec.path[0] ?? '';
     const why = UNMAPPED_ATTRIBUTES.includes(top)
@@ -107,19 +110,22 @@ function check(host: HostView, spec: Spec): Verdict {
   };
 }
 
-/** Creates the filter; it takes no configuration. */
-export const create: FilterFactory<readonly Spec[]> = () => ({
-  name: NAME,
-  kind,
-  onError: 'closed',
-  prepare: (req) => capabilitySpecs(req.extraSpecs),
-  filter(host, _req, specs) {
-    for (const spec of specs) {
-      const verdict = check(host, spec);
-      if (!verdict.fits) {
-        return verdict;
+/** Creates the filter. @throws Error for an unknown `countMovesOn`. */
+export const create: FilterFactory<readonly Spec[]> = (_config, handle) => {
+  const moves = readMoveCountingOrThrow(handle);
+  return {
+    name: NAME,
+    kind,
+    onError: 'closed',
+    prepare: (req) => capabilitySpecs(req.extraSpecs),
+    filter(host, _req, specs) {
+      for (const spec of specs) {
+        const verdict = check(host, spec, moves);
+        if (!verdict.fits) {
+          return verdict;
+        }
       }
-    }
-    return { fits: true };
-  },
-});
+      return { fits: true };
+    },
+  };
+};

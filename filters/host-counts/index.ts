@@ -3,6 +3,7 @@
 // NumInstancesFilter / AggregateNumInstancesFilter / IoOpsFilter / AggregateIoOpsFilter and
 // NumInstancesWeigher / IoOpsWeigher are instances (upstream: nova/scheduler/filters/
 // num_instances_filter.py, io_ops_filter.py, nova/scheduler/weights/num_instances.py, io_ops.py).
+// Each takes `countMovesOn` (MOVE_COUNTING_KEY): where a consumer with a move in progress counts.
 import {
   aggregateValuesFromKey,
   readNumberOrThrow,
@@ -16,8 +17,31 @@ import type {
   WeigherPlugin,
 } from '../../src/scheduler/plugin-api';
 
-/** The count a plugin reads from a host. */
-export type HostCount = (host: HostView) => number;
+/**
+ * Where a consumer with a move in progress counts (config key `countMovesOn`): `both` (berth's
+ * default: on the source and the destination tree, where it holds allocations) or `source`
+ * (Nova's count of a resize or migration under way: on `instance.host`, the source, only —
+ * nova/compute/resource_tracker.py:934-938 and stats.py:86-119 count the instances whose host is
+ * the node, and an instance's host becomes the destination only once its disk has moved,
+ * nova/compute/manager.py:5905; a move within one host counts there).
+ */
+export type MoveCounting = 'both' | 'source';
+/** The configuration key choosing the {@link MoveCounting}. */
+export const MOVE_COUNTING_KEY = 'countMovesOn';
+
+/** Reads `countMovesOn` (default `both`). @throws Error for any other value. */
+export function readMoveCountingOrThrow(handle: PluginHandle): MoveCounting {
+  const value = handle.config[MOVE_COUNTING_KEY] ?? 'both';
+  if (value !== 'both' && value !== 'source') {
+    throw new Error(
+      `${handle.name}: config "${MOVE_COUNTING_KEY}" must be "both" or "source", got ${JSON.stringify(value)}`,
+    );
+  }
+  return value;
+}
+
+/** The count a plugin reads from a host, moves counted as `moves` says. */
+export type HostCount = (host: HostView, moves: MoveCounting) => number;
 
 /** What distinguishes one count filter from another. */
 export interface CountFilterSpec {
@@ -54,6 +78,7 @@ function readMaxOrThrow(handle: PluginHandle, key: string, fallback: number): nu
 export function countFilter(spec: CountFilterSpec): PluginFactory<FilterPlugin> {
   return (_config, handle) => {
     const configured = readMaxOrThrow(handle, spec.configKey, spec.defaultMax);
+    const moves = readMoveCountingOrThrow(handle);
     return {
       name: spec.name,
       kind: 'filter',
@@ -67,7 +92,7 @@ export function countFilter(spec: CountFilterSpec): PluginFactory<FilterPlugin> 
                 configured,
                 'int',
               );
-        const count = spec.count(host);
+        const count = spec.count(host, moves);
         if (count < max) {
           return { fits: true };
         }
@@ -93,22 +118,26 @@ export interface CountWeigherSpec {
 /**
  * Factory of a weigher by the count, with Nova's `minval = 0` (normalisation starts at 0: counts
  * 1/2/3 weigh .33/.67/1): a positive multiplier prefers hosts with more, a negative one hosts
- * with fewer. Config: `multiplier`.
- * @throws Error when `multiplier` is not a finite number.
+ * with fewer. Config: `multiplier`, `countMovesOn`.
+ * @throws Error when `multiplier` is not a finite number or `countMovesOn` is unknown.
  */
 export function countWeigher(spec: CountWeigherSpec): PluginFactory<WeigherPlugin> {
-  return (_config, handle) =>
-    ({
+  return (_config, handle) => {
+    const moves = readMoveCountingOrThrow(handle);
+    return {
       name: spec.name,
       kind: 'weigher',
       multiplier: readNumberOrThrow(handle, 'multiplier', spec.defaultMultiplier),
       multiplierMetadataKey: spec.multiplierKey,
       minval: 0,
-      weigh: spec.count,
-    }) satisfies WeigherPlugin;
+      weigh: (host) => spec.count(host, moves),
+    } satisfies WeigherPlugin;
+  };
 }
 
-/** `HostView.numInstances`. */
-export const instances: HostCount = (host) => host.numInstances;
-/** `HostView.numIoOps`. */
-export const ioOps: HostCount = (host) => host.numIoOps;
+/** `HostView.numInstances`; with `source`, less the consumers that arrived by a move. */
+export const instances: HostCount = (host, moves) =>
+  moves === 'source' ? host.numInstances - host.numMovesIn : host.numInstances;
+/** `HostView.numIoOps`; with `source`, less the consumers that arrived by a move. */
+export const ioOps: HostCount = (host, moves) =>
+  moves === 'source' ? host.numIoOps - host.numMovesIn : host.numIoOps;

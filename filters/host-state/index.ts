@@ -7,6 +7,7 @@
 // compute node reports them.
 import { aggregateValues } from '../../src/scheduler/helpers';
 import type { HostView } from '../../src/scheduler/plugin-api';
+import { instances, ioOps, type MoveCounting } from '../host-counts';
 import { readHostIp } from './ip';
 
 /** A host attribute value, typed as Python sees it (dicts are plain objects). */
@@ -41,8 +42,8 @@ export const MAPPED_ATTRIBUTES: Readonly<Record<string, string>> = {
   ram_allocation_ratio: 'MEMORY_MB allocation ratio',
   cpu_allocation_ratio: 'VCPU allocation ratio',
   disk_allocation_ratio: 'DISK_GB allocation ratio',
-  num_instances: 'consumers on the tree',
-  num_io_ops: 'consumers on the tree with a move in progress',
+  num_instances: 'consumers on the tree (countMovesOn)',
+  num_io_ops: 'consumers on the tree with a move in progress (countMovesOn)',
   host_ip: 'root trait CUSTOM_HOST_IP_<address>',
   hypervisor_version: `root trait ${HYPERVISOR_VERSION_TRAIT_PREFIX}<n>`,
   cell_uuid: `aggregate metadata "${CELL_KEY}"`,
@@ -128,8 +129,16 @@ export function cellOf(host: HostView): string | null {
   return values.length === 1 ? values[0]! : null;
 }
 
-/** The value of Nova HostState attribute `name` for `host`; null when unmapped or unknown. */
-export function hostStateValue(host: HostView, name: string): PyValue {
+/**
+ * The value of Nova HostState attribute `name` for `host`; null when unmapped or unknown. `moves`
+ * says where a consumer with a move in progress counts in `num_instances`, `num_io_ops` and
+ * `stats` (host-counts `countMovesOn`).
+ */
+export function hostStateValue(
+  host: HostView,
+  name: string,
+  moves: MoveCounting = 'both',
+): PyValue {
   switch (name) {
     case 'host':
     case 'nodename':
@@ -158,9 +167,9 @@ export function hostStateValue(host: HostView, name: string): PyValue {
     case 'disk_allocation_ratio':
       return ratioOf(host, 'DISK_GB');
     case 'num_instances':
-      return host.numInstances;
+      return instances(host, moves);
     case 'num_io_ops':
-      return host.numIoOps;
+      return ioOps(host, moves);
     case 'host_ip': {
       const ip = readHostIp(host);
       return ip.kind === 'ip' ? ip.text : null;
@@ -172,7 +181,10 @@ export function hostStateValue(host: HostView, name: string): PyValue {
     case 'service':
       return { disabled: host.root.traits.includes(DISABLED_TRAIT) };
     case 'stats':
-      return { num_instances: String(host.numInstances), io_workload: String(host.numIoOps) };
+      return {
+        num_instances: String(instances(host, moves)),
+        io_workload: String(ioOps(host, moves)),
+      };
     default:
       return null;
   }

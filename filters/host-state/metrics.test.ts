@@ -12,14 +12,17 @@ const handle = (weightSetting: unknown): PluginHandle => ({
 
 describe('host-state/metrics', () => {
   it.each([
-    ['cpu.frequency', 2400, 'CUSTOM_METRIC_CPU_FREQUENCY_2400'],
-    ['cpu.percent', 0.25, 'CUSTOM_METRIC_CPU_PERCENT_0P25'],
-    ['cpu.idle.time', 8192, 'CUSTOM_METRIC_CPU_IDLE_TIME_8192'],
-    ['numa.membw-max', 7, 'CUSTOM_METRIC_NUMA_MEMBW_MAX_7'],
-  ])('writes %s=%p as %s and reads it back', (name, value, trait) => {
+    ['cpu.frequency', 2400, 'CUSTOM_METRIC_CPU_FREQUENCY_2400', 2400],
+    ['cpu.frequency', 2400.7, 'CUSTOM_METRIC_CPU_FREQUENCY_2400P7', 2400],
+    ['cpu.percent', 0.25, 'CUSTOM_METRIC_CPU_PERCENT_0P25', 25],
+    // Python: int(0.29 * 100) == 28
+    ['cpu.idle.percent', 0.29, 'CUSTOM_METRIC_CPU_IDLE_PERCENT_0P29', 28],
+    ['cpu.idle.time', 8192, 'CUSTOM_METRIC_CPU_IDLE_TIME_8192', 8192],
+    ['numa.membw-max', 7, 'CUSTOM_METRIC_NUMA_MEMBW_MAX_7', 7],
+  ])('writes %s=%p as %s and reads it back as Nova does (%p)', (name, value, trait, read) => {
     expect(metricTrait(name, value)).toBe(trait);
     const host = buildHostView({ providers: [{ uuid: 'h', traits: ['HW_CPU_X86_AVX', trait] }] });
-    expect(readMetric(host, name)).toEqual({ kind: 'value', value });
+    expect(readMetric(host, name)).toEqual({ kind: 'value', value: read });
   });
 
   it('reads the root only, a value that is a number only, and refuses two values', () => {

@@ -4,8 +4,12 @@
 // metric is a root provider trait an exporter keeps current through Placement's trait API:
 // CUSTOM_METRIC_<NAME>_<VALUE>, NAME the metric name upper-cased with every character outside
 // A-Z 0-9 written `_` (cpu.frequency -> CPU_FREQUENCY), VALUE a non-negative decimal with the point
-// written `P` (1000, 0P25). Example: CUSTOM_METRIC_CPU_FREQUENCY_2400. One trait per metric: a
-// host with two values for one metric has it unavailable (the exporter left a stale one behind).
+// written `P` (1000, 0P25), the value as nova-compute reports it. Example:
+// CUSTOM_METRIC_CPU_FREQUENCY_2400. One trait per metric: a host with two values for one metric
+// has it unavailable (the exporter left a stale one behind). Plugins read the value as Nova's
+// scheduler does (nova/objects/monitor_metric.py:24-28,89-109): an integer (MonitorMetric.value is
+// an IntegerField: 2400.7 is 2400), the percentages (cpu.percent, cpu.user.percent, ...),
+// reported as fractions, times 100 (cpu.percent 0.25 is 25).
 import type { HostView, PluginHandle } from '../../src/scheduler/plugin-api';
 
 /** The prefix of every metric trait. */
@@ -29,20 +33,34 @@ export function metricTrait(name: string, value: number): string {
 
 const VALUE = /^(\d+)(?:P(\d+))?$/;
 
+/** Metrics reported as fractions that Nova's scheduler reads times 100 (FIELDS_REQUIRING_CONVERSION). */
+export const PERCENT_METRICS: ReadonlySet<string> = new Set([
+  'cpu.user.percent',
+  'cpu.kernel.percent',
+  'cpu.idle.percent',
+  'cpu.iowait.percent',
+  'cpu.percent',
+]);
+
+/** The value Nova's scheduler reads for a reported one: `int(value)`, percentages `int(value * 100)`. */
+export function schedulerValue(name: string, reported: number): number {
+  return Math.trunc(PERCENT_METRICS.has(name) ? reported * 100 : reported);
+}
+
 /** What a host says about one metric. */
 export type MetricReading =
   | { readonly kind: 'value'; readonly value: number }
   | { readonly kind: 'missing' }
   | { readonly kind: 'conflict'; readonly traits: readonly string[] };
 
-/** The value of metric `name` on `host` (its root's metric trait). */
+/** The value of metric `name` on `host` (its root's metric trait), as Nova's scheduler reads it. */
 export function readMetric(host: HostView, name: string): MetricReading {
   const prefix = metricTraitPrefix(name);
   const found: { trait: string; value: number }[] = [];
   for (const trait of host.root.traits) {
     const match = trait.startsWith(prefix) ? VALUE.exec(trait.slice(prefix.length)) : null;
     if (match !== null) {
-      found.push({ trait, value: Number(`${match[1]}.${match[2] ?? '0'}`) });
+      found.push({ trait, value: schedulerValue(name, Number(`${match[1]}.${match[2] ?? '0'}`)) });
     }
   }
   if (found.length === 0) {

@@ -8,7 +8,7 @@ export const NAME = 'IoOpsFilter';
 /** Plugin kind. */
 export const kind = 'filter';
 /** Configuration keys: `maxIoOpsPerHost` (Nova's `[filter_scheduler] max_io_ops_per_host`). */
-export const CONFIG_KEYS: readonly string[] = ['maxIoOpsPerHost'];
+export const CONFIG_KEYS: readonly string[] = ['maxIoOpsPerHost', 'countMovesOn'];
 
 /** Nova's default maximum. */
 export const DEFAULT_MAX = 8;
@@ -16,7 +16,8 @@ export const DEFAULT_MAX = 8;
 export const REASON_TOO_MANY_IO_OPS = 'too many concurrent I/O-heavy operations on the host';
 
 /**
- * Creates the filter. Config: `maxIoOpsPerHost` (default 8).
+ * Creates the filter. Config: `maxIoOpsPerHost` (default 8), `countMovesOn` (`both`, or
+ * `source`: Nova's count, see host-counts).
  * @throws Error when it is not a whole number >= 0.
  */
 export const create = countFilter({

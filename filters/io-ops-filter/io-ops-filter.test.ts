@@ -35,6 +35,31 @@ describe(NAME, () => {
     }
   });
 
+  it.each([
+    { countMovesOn: undefined, want: false },
+    { countMovesOn: 'both', want: false },
+    { countMovesOn: 'source', want: true },
+  ])(
+    'countMovesOn $countMovesOn: 2 moves, 1 of them arriving, max 2 -> $want',
+    ({ countMovesOn, want }) => {
+      const config = { maxIoOpsPerHost: 2, ...(countMovesOn ? { countMovesOn } : {}) };
+      const plugin = buildPlugin(create, NAME, config);
+      const host = buildHostView({
+        providers: [{ uuid: 'cn1', name: 'compute-1' }],
+        numInstances: 5,
+        numIoOps: 2,
+        numMovesIn: 1,
+      });
+      expect(verdictOf(plugin, host, buildRequestSpec()).fits).toBe(want);
+    },
+  );
+
+  it('rejects an unknown countMovesOn at start-up', () => {
+    expect(() => buildPlugin(create, NAME, { countMovesOn: 'destination' })).toThrow(
+      `${NAME}: config "countMovesOn" must be "both" or "source"`,
+    );
+  });
+
   it.each([-1, 1.5, '8'])('rejects maxIoOpsPerHost = %p at start-up', (bad) => {
     expect(() => buildPlugin(create, NAME, { maxIoOpsPerHost: bad })).toThrow(
       `${NAME}: config "maxIoOpsPerHost"`,

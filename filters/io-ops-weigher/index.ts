@@ -7,8 +7,8 @@ import { countWeigher, ioOps } from '../host-counts';
 export const NAME = 'IoOpsWeigher';
 /** Plugin kind. */
 export const kind = 'weigher';
-/** Configuration keys (`multiplier`, Nova's `[filter_scheduler] io_ops_weight_multiplier`). */
-export const CONFIG_KEYS: readonly string[] = ['multiplier'];
+/** Configuration keys: `multiplier` (Nova's `[filter_scheduler] io_ops_weight_multiplier`), `countMovesOn`. */
+export const CONFIG_KEYS: readonly string[] = ['multiplier', 'countMovesOn'];
 
 /** Aggregate metadata key overriding the multiplier per host (Nova `io_ops_weight_multiplier`). */
 export const MULTIPLIER_KEY = 'io_ops_weight_multiplier';

@@ -13,6 +13,12 @@ describe(NAME, () => {
     expect(make().weigh(host, buildRequestSpec(), undefined)).toBe(count);
   });
 
+  it('counts a move that arrived with countMovesOn both (default), not with source (Nova)', () => {
+    const host = buildHostView({ providers: [{ uuid: 'cn1' }], numIoOps: 3, numMovesIn: 2 });
+    expect(make().weigh(host, buildRequestSpec(), undefined)).toBe(3);
+    expect(make({ countMovesOn: 'source' }).weigh(host, buildRequestSpec(), undefined)).toBe(1);
+  });
+
   it("defaults the multiplier to Nova's -1, reads it from config and names its aggregate key", () => {
     expect(DEFAULT_MULTIPLIER).toBe(-1);
     expect(make().multiplier).toBe(-1);

@@ -6,8 +6,11 @@
 // nothing for (`$cpu_info`, `$metrics`, `$pci_stats`, ...) are None, and so dropped, as an unknown
 // variable is in Nova. Example: hint query = `[">=", "$free_ram_mb", 1024]`. A query Nova would
 // raise on (an unknown operator, `<` between text and a number, malformed JSON, several values
-// for the hint) rejects the host with the reason, where Nova fails the request.
+// for the hint) rejects the host with the reason, where Nova fails the request. Config
+// `countMovesOn` (`both`, or `source` as Nova): where a moving consumer counts in `$num_instances`,
+// `$num_io_ops` and `$stats` (filters/host-counts).
 import type { FilterFactory } from '../../src/scheduler/plugin-api';
+import { MOVE_COUNTING_KEY, readMoveCountingOrThrow } from '../host-counts';
 import { hostStateValue, pyStr } from '../host-state';
 import { type Json, passes, problemOf, QueryError, readVariable, variablesOf } from './query';
 
@@ -15,8 +18,8 @@ import { type Json, passes, problemOf, QueryError, readVariable, variablesOf } f
 export const NAME = 'JsonFilter';
 /** Plugin kind. */
 export const kind = 'filter';
-/** Takes no configuration: any key given for it stops start-up. */
-export const CONFIG_KEYS: readonly string[] = [];
+/** Configuration keys: `countMovesOn` (filters/host-counts). */
+export const CONFIG_KEYS: readonly string[] = [MOVE_COUNTING_KEY];
 
 /** The hint holding the query. */
 export const QUERY_HINT = 'query';
@@ -57,35 +60,41 @@ export function readQuery(hints: Readonly<Record<string, readonly string[]>>): S
     : { kind: 'invalid', error: problem };
 }
 
-/** Creates the filter; it takes no configuration. */
-export const create: FilterFactory<State> = () => ({
-  name: NAME,
-  kind,
-  onError: 'closed',
-  prepare: (req) => readQuery(req.hints),
-  filter(host, _req, state) {
-    if (state.kind === 'none') {
-      return { fits: true };
-    }
-    if (state.kind === 'invalid') {
-      return { fits: false, reason: `${REASON_INVALID_QUERY}: ${state.error}` };
-    }
-    const lookup = (name: string) => hostStateValue(host, name);
-    try {
-      if (passes(state.query, lookup)) {
+/** Creates the filter. @throws Error for an unknown `countMovesOn`. */
+export const create: FilterFactory<State> = (_config, handle) => {
+  const moves = readMoveCountingOrThrow(handle);
+  return {
+    name: NAME,
+    kind,
+    onError: 'closed',
+    prepare: (req) => readQuery(req.hints),
+    filter(host, _req, state) {
+      if (state.kind === 'none') {
         return { fits: true };
       }
-    } catch (err) {
-      if (err instanceof QueryError) {
-        return { fits: false, reason: `${REASON_INVALID_QUERY} for ${host.name}: ${err.message}` };
+      if (state.kind === 'invalid') {
+        return { fits: false, reason: `${REASON_INVALID_QUERY}: ${state.error}` };
       }
-      throw err;
-    }
-    // The query ran, so every variable it names can be read.
-    const shown = state.variables
-      .slice(0, QUOTED_VARIABLES)
-      .map((v) => `${v}=${pyStr(readVariable(v, lookup))}`);
-    const detail = shown.length === 0 ? '' : ` (${shown.join(', ')})`;
-    return { fits: false, reason: `${REASON_QUERY_FALSE}: ${host.name}${detail}` };
-  },
-});
+      const lookup = (name: string) => hostStateValue(host, name, moves);
+      try {
+        if (passes(state.query, lookup)) {
+          return { fits: true };
+        }
+      } catch (err) {
+        if (err instanceof QueryError) {
+          return {
+            fits: false,
+            reason: `${REASON_INVALID_QUERY} for ${host.name}: ${err.message}`,
+          };
+        }
+        throw err;
+      }
+      // The query ran, so every variable it names can be read.
+      const shown = state.variables
+        .slice(0, QUOTED_VARIABLES)
+        .map((v) => `${v}=${pyStr(readVariable(v, lookup))}`);
+      const detail = shown.length === 0 ? '' : ` (${shown.join(', ')})`;
+      return { fits: false, reason: `${REASON_QUERY_FALSE}: ${host.name}${detail}` };
+    },
+  };
+};

@@ -252,4 +252,20 @@ describe(NAME, () => {
       expect([query, verdict(query, host).fits]).toEqual([query, want]);
     }
   });
+
+  it('counts a move that arrived on the host unless countMovesOn is source (Nova)', () => {
+    const host = buildHostView({
+      providers: [{ uuid: 'h1', name: 'cn1' }],
+      numInstances: 3,
+      numIoOps: 2,
+      numMovesIn: 1,
+    });
+    const query = ['and', ['=', '$num_instances', 2], ['=', '$num_io_ops', 1]];
+    const hints = { query: [JSON.stringify(query)] };
+    const run = (config: Record<string, unknown>) =>
+      verdictOf(buildPlugin(create, NAME, config), host, buildRequestSpec({ hints })).fits;
+    expect(run({})).toBe(false);
+    expect(run({ countMovesOn: 'source' })).toBe(true);
+    expect(() => buildPlugin(create, NAME, { countMovesOn: 'x' })).toThrow('countMovesOn');
+  });
 });

@@ -147,10 +147,15 @@ describe(NAME, () => {
     expect(buildPlugin(create, NAME, config).weigh(zeroInAggregate, spec, undefined)).toBe(512);
   });
 
-  it('weighs decimal metrics', () => {
-    const h = host('host1', [['cpu.percent', 0.25]]);
+  it('weighs metrics as Nova reads them: integers, percentages times 100', () => {
+    const h = host('host1', [
+      ['cpu.percent', 0.25],
+      ['cpu.frequency', 2400.5],
+    ]);
     const w = buildPlugin(create, NAME, { weightSetting: 'cpu.percent=2' });
-    expect(w.weigh(h, buildRequestSpec(), undefined)).toBe(0.5);
+    expect(w.weigh(h, buildRequestSpec(), undefined)).toBe(50);
+    const f = buildPlugin(create, NAME, { weightSetting: 'cpu.frequency=1' });
+    expect(f.weigh(h, buildRequestSpec(), undefined)).toBe(2400);
   });
 
   it('defaults as Nova and names its aggregate key (Nova test_metrics_weigher_multiplier)', () => {

@@ -7,7 +7,7 @@ export const NAME = 'NumInstancesFilter';
 /** Plugin kind. */
 export const kind = 'filter';
 /** Configuration keys: `maxInstancesPerHost` (Nova's `[filter_scheduler] max_instances_per_host`). */
-export const CONFIG_KEYS: readonly string[] = ['maxInstancesPerHost'];
+export const CONFIG_KEYS: readonly string[] = ['maxInstancesPerHost', 'countMovesOn'];
 
 /** Nova's default maximum. */
 export const DEFAULT_MAX = 50;
@@ -15,7 +15,8 @@ export const DEFAULT_MAX = 50;
 export const REASON_TOO_MANY_INSTANCES = 'too many instances on the host';
 
 /**
- * Creates the filter. Config: `maxInstancesPerHost` (default 50).
+ * Creates the filter. Config: `maxInstancesPerHost` (default 50), `countMovesOn` (`both`, or
+ * `source`: Nova's count, see host-counts).
  * @throws Error when it is not a whole number >= 0.
  */
 export const create = countFilter({

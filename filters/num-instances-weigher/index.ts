@@ -9,7 +9,7 @@ export const NAME = 'NumInstancesWeigher';
 /** Plugin kind. */
 export const kind = 'weigher';
 /** Configuration keys (`multiplier`, Nova's `[filter_scheduler] num_instances_weight_multiplier`). */
-export const CONFIG_KEYS: readonly string[] = ['multiplier'];
+export const CONFIG_KEYS: readonly string[] = ['multiplier', 'countMovesOn'];
 
 /** Aggregate metadata key overriding the multiplier per host (Nova `num_instances_weight_multiplier`). */
 export const MULTIPLIER_KEY = 'num_instances_weight_multiplier';

@@ -56,6 +56,11 @@ export interface HostCountRow {
   readonly numInstances: number;
   /** Those of them with a move in progress. */
   readonly numIoOps: number;
+  /**
+   * Of those moving, the ones that arrived by their move (no recorded source allocation on the
+   * tree; `HostView.numMovesIn`, default 0).
+   */
+  readonly numMovesIn?: number;
   /** Consecutive failed builds reported for the host (`HostView.failedBuilds`; default 0). */
   readonly failedBuilds?: number;
 }
@@ -104,10 +109,12 @@ export function hostRowsFromIndex(
     }
     roots.push(rootUuid);
     const slots = index.members[rootSlot] ?? [rootSlot];
+    const numIoOps = distinctCount(index.movingConsumers, slots);
     hostCounts.push({
       rootUuid,
       numInstances: distinctCount(index.consumers, slots),
-      numIoOps: distinctCount(index.movingConsumers, slots),
+      numIoOps,
+      numMovesIn: numIoOps - distinctCount(index.movingFromConsumers, slots),
       failedBuilds: index.failedBuilds[rootSlot] ?? 0,
     });
     for (const slot of slots) {

@@ -278,6 +278,8 @@ export interface HostViewInput {
   readonly numInstances?: number;
   /** `HostView.numIoOps` (default 0). */
   readonly numIoOps?: number;
+  /** `HostView.numMovesIn` (default 0). */
+  readonly numMovesIn?: number;
   /** `HostView.failedBuilds` (default 0). */
   readonly failedBuilds?: number;
 }
@@ -340,6 +342,7 @@ export function buildHostView(input: HostViewInput): HostView {
     allocationRequests: [...(input.allocationRequests ?? [])],
     numInstances: input.numInstances ?? 0,
     numIoOps: input.numIoOps ?? 0,
+    numMovesIn: input.numMovesIn ?? 0,
     failedBuilds: input.failedBuilds ?? 0,
   };
 }

@@ -72,6 +72,13 @@ export interface HostView {
    */
   readonly numIoOps: number;
   /**
+   * Of `numIoOps`, the consumers that arrived by their move: the move's destination is this
+   * tree and its recorded source allocations are elsewhere (a move within one tree is not one).
+   * Nova counts a moving instance on its source host only: `numInstances - numMovesIn` and
+   * `numIoOps - numMovesIn` are Nova's counts (plugins' `countMovesOn: "source"`).
+   */
+  readonly numMovesIn: number;
+  /**
    * Nova `HostState.failed_builds`: consecutive failed builds on the host as its compute service
    * reported them (mutation `reportBuildFailure` adds one, `reportBuildSuccess` resets it to 0).
    */

@@ -1,7 +1,9 @@
 // HostView.numInstances / numIoOps as scheduling sees them, end to end: allocations written through
 // GraphQL reach the capacity index (per-provider consumers and moves), the host views count each
 // consumer once per tree, and NumInstancesFilter / IoOpsFilter reject on those counts; a move in
-// progress counts on both its source and destination host until it is confirmed.
+// progress counts on both its source and destination host until it is confirmed (on its source only
+// with `countMovesOn: "source"`, Nova's count: the consumer's recorded source allocations are read
+// into the index with the move).
 import { randomUUID } from 'node:crypto';
 import { createTestApp, type TestApp } from '../support/app';
 import { buildResourceProvider } from '../support/factories';
@@ -47,9 +49,15 @@ describe('host instance and I/O-operation counts', () => {
   }
 
   /** filter name -> rejection reasons, for a 1-VCPU request. */
-  async function rejections(): Promise<Record<string, string[]>> {
+  async function rejections(profile?: string): Promise<Record<string, string[]>> {
     const r = await gql(t.app, EXPLAIN, {
-      i: { consumerUuids: [randomUUID()], projectId: 'p', userId: 'u', request: vcpu(1) },
+      i: {
+        consumerUuids: [randomUUID()],
+        projectId: 'p',
+        userId: 'u',
+        request: vcpu(1),
+        ...(profile ? { profile } : {}),
+      },
     });
     expect(r.errors).toBeUndefined();
     return Object.fromEntries(
@@ -69,6 +77,16 @@ describe('host instance and I/O-operation counts', () => {
       BERTH_SCHEDULER_CONFIG: JSON.stringify({
         NumInstancesFilter: { maxInstancesPerHost: 2 },
         IoOpsFilter: { maxIoOpsPerHost: 1 },
+      }),
+      BERTH_SCHEDULER_PROFILES: JSON.stringify({
+        nova: {
+          filters: ['IoOpsFilter', 'NumInstancesFilter'],
+          weighers: [],
+          plugins: {
+            NumInstancesFilter: { maxInstancesPerHost: 1, countMovesOn: 'source' },
+            IoOpsFilter: { maxIoOpsPerHost: 1, countMovesOn: 'source' },
+          },
+        },
       }),
     });
     const busy = await buildResourceProvider(t.app.services, {
@@ -126,6 +144,14 @@ describe('host instance and I/O-operation counts', () => {
         `too many concurrent I/O-heavy operations on the host: ${names.full} has 1 moves in progress, max 1`,
       ].sort(),
     );
+    // Nova's count: the moving consumer is an instance and an io op of its source only, so
+    // `empty` (its destination) has none of either.
+    expect(await rejections('nova')).toEqual({
+      IoOpsFilter: [
+        `too many concurrent I/O-heavy operations on the host: ${names.full} has 1 moves in progress, max 1`,
+      ],
+      NumInstancesFilter: [`too many instances on the host: ${names.busy} has 2 instances, max 1`],
+    });
     const confirmed = await gql(t.app, CONFIRM, { input: { consumerUuid: mover } });
     expect(confirmed.errors).toBeUndefined();
     expect(await rejections()).toEqual({

@@ -12,6 +12,13 @@
 //                        CUSTOM_HYPERVISOR_<TYPE>, CUSTOM_VM_MODE_<MODE>: one per distinct value
 //   host_ip              root trait CUSTOM_HOST_IP_<address, . as _> (filters/host-state/ip.ts)
 //   hypervisor_version   root trait CUSTOM_HYPERVISOR_VERSION_<n>
+//   capabilities         root traits as drawn (COMPUTE_IMAGE_TYPE_*, COMPUTE_STORAGE_BUS_*, ...,
+//                        CUSTOM_ISO_*: extras.ts)
+//   metrics              root traits CUSTOM_METRIC_<NAME>_<value as reported> (host-state/metrics)
+//   free PCI devices     PCI_DEVICE inventory of that total on the root (PCIWeigher's default
+//                        classes), none when 0
+//   failed builds        reportBuildFailure that many times
+//   cell                 the scenario's cell aggregates (metadata cell = the cell uuid)
 //   instance             a consumer of its project with its flavor allocated on its host
 //   move in progress     `schedule` of that consumer with `inTree` = destination, filters []:
 //                        source + destination allocations and a consumer_moves record
@@ -19,12 +26,14 @@
 //   request              ScheduleInput: consumerUuids [request.consumer], projectId, the flavor as
 //                        one request group (member_of the scope aggregate), extraSpecs = flavor
 //                        extra specs + `flavor:name` + image properties (and the image id) as
-//                        `image:<name>`, hints (query, build_near_host_ip, cidr), sameHost,
+//                        `image:<name>` (disk_format too), hints (query, build_near_host_ip, cidr,
+//                        requested_destination_cell, allow_cross_cell_move), sameHost,
 //                        differentHost, group, availabilityZone, profile = scenario profile.
 // A host's verdict for filter X is "in the ranking of the X-alone call": a host removed by X's
 // request amendment (ComputeFilter's forbidden trait, the zone / tenant member_of) fails X like a
 // host X rejected. Only hosts in the baseline (allocation candidates with no filter) are compared;
 // the generator leaves room for the request on every host, so none should be hidden (counted).
+import { metricTrait } from '../../filters/host-state/metrics';
 import type { App } from '../../src/app';
 import { gql } from '../support/graphql';
 import { presentFilters } from './profiles';
@@ -74,6 +83,12 @@ export function hostTraits(h: Host): string[] {
     traits.add(`CUSTOM_HOST_IP_${traitPart(h.ip)}`);
   }
   traits.add(`CUSTOM_HYPERVISOR_VERSION_${h.hypervisorVersion}`);
+  for (const t of h.extras.capabilities) {
+    traits.add(t);
+  }
+  for (const [name, value] of Object.entries(h.extras.metrics)) {
+    traits.add(metricTrait(name, value));
+  }
   return [...traits].sort();
 }
 
@@ -181,12 +196,17 @@ export async function loadScenario(app: App, s: Scenario): Promise<void> {
   const inventories = s.hosts.map((h) => ({
     providerUuid: h.uuid,
     generation: 2,
-    inventories: CLASSES.map((rc) => ({
-      resourceClass: rc,
-      total: h.inventories[rc].total,
-      reserved: h.inventories[rc].reserved,
-      allocationRatio: h.inventories[rc].ratio,
-    })),
+    inventories: [
+      ...CLASSES.map((rc) => ({
+        resourceClass: rc,
+        total: h.inventories[rc].total,
+        reserved: h.inventories[rc].reserved,
+        allocationRatio: h.inventories[rc].ratio,
+      })),
+      ...(h.extras.pciDevices > 0
+        ? [{ resourceClass: 'PCI_DEVICE', total: h.extras.pciDevices, reserved: 0 }]
+        : []),
+    ],
   }));
   const reshaped = await gql(app, 'mutation R($i: ReshapeInput!) { reshape(input: $i) }', {
     i: { inventories, allocations: [] },
@@ -211,6 +231,16 @@ export async function loadScenario(app: App, s: Scenario): Promise<void> {
       throw new Error(`setAllocations: ${JSON.stringify(res.errors.slice(0, 3))}`);
     }
   }
+  await batch(
+    app,
+    'mutation',
+    'reportBuildFailure',
+    'BuildResultInput!',
+    s.hosts.flatMap((h) =>
+      Array.from({ length: h.extras.failedBuilds }, () => ({ providerUuid: h.uuid })),
+    ),
+    '{ failedBuilds }',
+  );
   const moves = s.instances.filter((x) => x.moveTo !== undefined);
   const moved = await batch(
     app,
@@ -260,8 +290,12 @@ export async function loadScenario(app: App, s: Scenario): Promise<void> {
   }
 }
 
-/** The ScheduleInput of the scenario's request. */
-export function scheduleInput(s: Scenario, filters: readonly string[]): Record<string, unknown> {
+/** The ScheduleInput of the scenario's request, under `profile` (default: the scenario's). */
+export function scheduleInput(
+  s: Scenario,
+  filters: readonly string[],
+  profile = s.profile.name,
+): Record<string, unknown> {
   const r = s.request;
   const specs: Record<string, string> = { ...r.extraSpecs, 'flavor:name': r.flavorName };
   for (const [k, v] of Object.entries(r.image)) {
@@ -272,7 +306,7 @@ export function scheduleInput(s: Scenario, filters: readonly string[]): Record<s
     consumerUuids: [r.consumer],
     projectId: r.project,
     userId: r.user,
-    profile: s.profile.name,
+    profile,
     filters,
     request: { groups: [{ resources: amounts(r.resources), memberOf: [s.scope] }] },
     extraSpecs: Object.entries(specs).map(([key, value]) => ({ key, value })),
@@ -290,16 +324,23 @@ const EXPLAIN = `{
   pluginFailures { plugin phase message }
 }`;
 
-/** berth's verdicts and weights for the scenario's request. */
-export async function explainScenario(app: App, s: Scenario): Promise<BerthResult> {
-  const names = presentFilters().map((p) => p.berth);
+/**
+ * berth's verdicts of the filters `names` (default: every compared filter) and its weights for
+ * the scenario's request, under `profile` (default: the scenario's).
+ */
+export async function explainScenario(
+  app: App,
+  s: Scenario,
+  names: readonly string[] = presentFilters().map((p) => p.berth),
+  profile = s.profile.name,
+): Promise<BerthResult> {
   const runs = await concurrently([[], ...names.map((n) => [n])], 4, async (filters) => {
     const [run] = await batch(
       app,
       'query',
       'explainPlacement',
       'ScheduleInput!',
-      [scheduleInput(s, filters)],
+      [scheduleInput(s, filters, profile)],
       EXPLAIN,
     );
     return run;

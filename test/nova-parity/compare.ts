@@ -43,6 +43,8 @@ interface Row {
   scenarios: Set<number>;
   hosts: number;
   agree: [number, number, number];
+  /** Weighers: hosts on which raw, normalised and multiplier all agree. */
+  agreeAll: number;
   raised: number;
   allowed: number;
   failing: number;
@@ -74,9 +76,13 @@ function novaNormalize(list: readonly number[], minval?: number): number[] {
   return list.map((w) => (lo === hi ? 0 : (w - lo) / (hi - lo)));
 }
 
-/** The allow-list after NOVA_PARITY_ALLOW (`none`, or `-id,-id` to drop entries). */
+/**
+ * The allow-list after NOVA_PARITY_ALLOW (`none`, or `-id,-id` to drop entries); for the
+ * Nova-compatible profile (`novaCompatible`), without the entries a setting turns off.
+ */
 export function activeAllowList(
   setting = process.env.NOVA_PARITY_ALLOW ?? '',
+  novaCompatible = false,
 ): AllowedDifference[] {
   if (setting.trim() === 'none') {
     return [];
@@ -88,13 +94,23 @@ export function activeAllowList(
       .filter((x) => x.startsWith('-'))
       .map((x) => x.slice(1)),
   );
-  return ALLOWED_DIFFERENCES.filter((a) => !drop.has(a.id));
+  return ALLOWED_DIFFERENCES.filter(
+    (a) => !drop.has(a.id) && !(novaCompatible && a.configurable !== undefined),
+  );
 }
 
 function row(report: Report, name: string): Row {
   let r = report.rows.get(name);
   if (!r) {
-    r = { scenarios: new Set(), hosts: 0, agree: [0, 0, 0], raised: 0, allowed: 0, failing: 0 };
+    r = {
+      scenarios: new Set(),
+      hosts: 0,
+      agree: [0, 0, 0],
+      agreeAll: 0,
+      raised: 0,
+      allowed: 0,
+      failing: 0,
+    };
     report.rows.set(name, r);
   }
   return r;
@@ -241,6 +257,9 @@ export function compareScenario(
     }
     r.hosts += hosts.length;
     hosts.forEach((_, i) => {
+      if (!differs[i]) {
+        r.agreeAll += 1;
+      }
       if (differs[i]) {
         weigherTrouble += 1;
         if (failing[i]) {
@@ -286,16 +305,35 @@ export function newReport(): Report {
 
 const pct = (a: number, n: number) => (n === 0 ? '-' : `${((100 * a) / n).toFixed(2)}%`);
 
-/** The agreement table, one line per compared plugin. */
+/** The best-host agreement a Nova-compatible run must reach. */
+export const BEST_HOST_TARGET = 0.99;
+
+/**
+ * The agreement table, one line per compared plugin: berth's defaults (`report`), and the
+ * Nova-compatible profile (`compat`: every configurable difference set to Nova's).
+ */
 export function table(
   report: Report,
+  compat: Report,
   pairs: { filters: readonly FilterPair[]; weighers: readonly WeigherPair[] },
 ): string[] {
   const f = [
-    ['filter', 'scenarios', 'hosts', 'agree', 'agree %', 'nova raised', 'allowed', 'FAIL'],
+    [
+      'filter',
+      'scenarios',
+      'hosts',
+      'agree',
+      'agree %',
+      'nova raised',
+      'allowed',
+      'FAIL',
+      'Nova-compat agree %',
+      'FAIL',
+    ],
   ];
   for (const { berth: name } of pairs.filters) {
     const r = row(report, name);
+    const c = row(compat, name);
     const judged = r.hosts - r.raised;
     f.push([
       name,
@@ -306,13 +344,27 @@ export function table(
       `${r.raised}`,
       `${r.allowed}`,
       `${r.failing}`,
+      pct(c.agree[0], c.hosts - c.raised),
+      `${c.failing}`,
     ]);
   }
   const w = [
-    ['weigher', 'scenarios', 'hosts', 'raw %', 'normalized %', 'multiplier %', 'allowed', 'FAIL'],
+    [
+      'weigher',
+      'scenarios',
+      'hosts',
+      'raw %',
+      'normalized %',
+      'multiplier %',
+      'allowed',
+      'FAIL',
+      'Nova-compat agree %',
+      'FAIL',
+    ],
   ];
   for (const { berth: name } of pairs.weighers) {
     const r = row(report, name);
+    const c = row(compat, name);
     w.push([
       name,
       `${r.scenarios.size}`,
@@ -320,14 +372,26 @@ export function table(
       ...r.agree.map((a) => pct(a, r.hosts)),
       `${r.allowed}`,
       `${r.failing}`,
+      pct(c.agreeAll, c.hosts),
+      `${c.failing}`,
     ]);
   }
   const b = report.best;
+  const n = compat.best;
+  const target = `target ≥ ${100 * BEST_HOST_TARGET}%`;
   return [
-    ...alignedRows(f, [1, 2, 3, 4, 5, 6, 7]),
+    ...alignedRows(f, [1, 2, 3, 4, 5, 6, 7, 8, 9]),
     '',
-    ...alignedRows(w, [1, 2, 3, 4, 5, 6, 7]),
+    ...alignedRows(w, [1, 2, 3, 4, 5, 6, 7, 8, 9]),
     '',
-    `best host under all weighers is Nova's: ${b.agree}/${b.scenarios} scenarios (${pct(b.agree, b.scenarios)}); allowed ${b.allowed}, FAIL ${b.failing}`,
+    `best host under all weighers is Nova's, berth's defaults:  ${b.agree}/${b.scenarios} scenarios (${pct(b.agree, b.scenarios)}); allowed ${b.allowed}, FAIL ${b.failing}`,
+    `best host under all weighers is Nova's, Nova-compatible: ${n.agree}/${n.scenarios} scenarios (${pct(n.agree, n.scenarios)}, ${target}); allowed ${n.allowed}, FAIL ${n.failing}`,
   ];
+}
+
+/** Whether the Nova-compatible best-host agreement reaches BEST_HOST_TARGET. */
+export function bestHostTargetMet(compat: Report): boolean {
+  return (
+    compat.best.scenarios === 0 || compat.best.agree >= BEST_HOST_TARGET * compat.best.scenarios
+  );
 }

@@ -14,6 +14,11 @@ const KEYS: Readonly<Record<string, readonly string[]>> = {
   IoOpsWeigher: ['io_ops_weight_multiplier'],
   ServerGroupSoftAffinityWeigher: ['soft_affinity_weight_multiplier'],
   ServerGroupSoftAntiAffinityWeigher: ['soft_anti_affinity_weight_multiplier'],
+  BuildFailureWeigher: ['build_failure_weight_multiplier'],
+  MetricsWeigher: ['metrics_weight_multiplier'],
+  PCIWeigher: ['pci_weight_multiplier'],
+  CrossCellWeigher: ['cross_cell_move_weight_multiplier', 'cell'],
+  isolate_aggregates: ['trait:'],
 };
 
 const short = (uuid: string) => uuid.slice(0, 8);
@@ -115,6 +120,23 @@ export function describeInputs(d: Disagreement): string {
       return `build_near_host_ip=${r.hints.build_near_host_ip?.[0]} cidr=${r.hints.cidr?.[0] ?? '(/24)'}; host_ip=${h.ip}`;
     case 'ImagePropertiesFilter':
       return `image=${JSON.stringify(r.image)}; host supported_instances=${JSON.stringify(h.supported)}`;
+    case 'require_image_type_support':
+    case 'isolate_aggregates':
+    case 'transform_image_metadata':
+    case 'accelerators_filter':
+    case 'ephemeral_encryption_filter': {
+      const specs = Object.entries(r.extraSpecs).filter(([k]) => /^(trait|accel|hw:eph)/.test(k));
+      return `image=${JSON.stringify(r.image)}; specs=${JSON.stringify(Object.fromEntries(specs))}; host traits=${h.extras.capabilities.join(',')} supported=${JSON.stringify(h.supported)}; ${metadata(s, h.uuid, ['trait:'])}`;
+    }
+    case 'MetricsFilter':
+    case 'MetricsWeigher':
+      return `metrics=${JSON.stringify(h.extras.metrics)}; ${metadata(s, h.uuid, KEYS[d.plugin] ?? [])}; ${profile}`;
+    case 'PCIWeigher':
+      return `free PCI devices=${h.extras.pciDevices}; ${metadata(s, h.uuid, KEYS[d.plugin]!)}; ${profile}`;
+    case 'BuildFailureWeigher':
+      return `failed builds=${h.extras.failedBuilds}; ${metadata(s, h.uuid, KEYS[d.plugin]!)}; ${profile}`;
+    case 'CrossCellWeigher':
+      return `cell=${h.extras.cell} hints=${JSON.stringify(r.hints)}; ${metadata(s, h.uuid, KEYS[d.plugin]!)}; ${profile}`;
     case 'AggregateMultiTenancyIsolation':
       return `project=${r.project}; ${metadata(s, h.uuid, KEYS[d.plugin]!)}; ${profile}`;
     default: {

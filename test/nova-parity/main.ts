@@ -2,9 +2,14 @@
 // scenarios, asks berth (a test app on a fresh schema of DATABASE_URL, or embedded PGlite when it
 // is unset) and Nova 26 (nova_side.py, one python3 process for all scenarios), prints the
 // agreement table and the disagreements, and exits 1 when one is not in allowed-differences.ts.
+// Each scenario is judged twice: under its profile (berth's defaults) and under the profile's
+// Nova-compatible variant (profiles.ts NOVA_COMPATIBLE: every configurable difference set to
+// Nova's; only the baseline and the filters whose settings change are asked again), where the
+// configurable allow-list entries do not apply and the best host must be Nova's in ≥ 99 %.
 //
 // Environment: NOVA_PARITY_SEED (replay a run; default random), NOVA_PARITY_SCENARIOS (100),
-// NOVA_PARITY_ONLY (comma-separated scenario indexes of that seed), NOVA_PARITY_ALLOW (see
+// NOVA_PARITY_ONLY (comma-separated scenario indexes of that seed; the zone and tenant lookups then
+// see only their aggregates, the run being one cloud), NOVA_PARITY_ALLOW (see
 // allowed-differences.ts), NOVA_PARITY_SHOW (disagreements printed, 25), NOVA_PARITY_OUT (where
 // the scenario and answer JSON go, dist/nova-parity), NOVA_PARITY_PYTHON (/usr/bin/python3),
 // NOVA_PARITY_CONCURRENCY (scenarios loaded at a time, 3; 1 on PGlite), NOVA_PARITY_LOG (berth's
@@ -20,10 +25,12 @@ import {
   concurrently,
   createTraits,
   explainScenario,
+  hostTraits,
   loadScenario,
 } from './berth-side';
 import {
   activeAllowList,
+  bestHostTargetMet,
   compareScenario,
   type NovaResult,
   newReport,
@@ -36,11 +43,15 @@ import {
   berthProfilesSetting,
   FILTER_PAIRS,
   NOT_COMPARED,
+  NOVA_ALWAYS,
+  novaCompatible,
+  novaCompatibleFilters,
   presentFilters,
   presentWeighers,
   WEIGHER_PAIRS,
 } from './profiles';
 import { generate, type Scenario } from './scenario';
+import { setCloudAggregates } from './tags';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -76,10 +87,16 @@ function withoutSyncCommit(url: string): string {
   return u.toString();
 }
 
+/** berth's answers under the scenarios' profiles, and under their Nova-compatible variants. */
+interface BerthAnswers {
+  readonly defaults: BerthResult[];
+  readonly compat: BerthResult[];
+}
+
 async function berthAnswers(
   scenarios: readonly Scenario[],
   concurrency: number,
-): Promise<BerthResult[]> {
+): Promise<BerthAnswers> {
   let stopPg: (() => Promise<void>) | undefined;
   let url = process.env.DATABASE_URL && withoutSyncCommit(process.env.DATABASE_URL);
   if (!url) {
@@ -88,8 +105,14 @@ async function berthAnswers(
     stopPg = () => pg.stop();
   }
   const profiles = berthProfilesSetting([
-    ...new Map(scenarios.map((s) => [s.profile.name, s.profile])).values(),
+    ...new Map(
+      scenarios.flatMap((s) => [
+        [s.profile.name, s.profile],
+        [novaCompatible(s.profile).name, novaCompatible(s.profile)],
+      ]),
+    ).values(),
   ]);
+  const compatNames = novaCompatibleFilters().map((p) => p.berth);
   for (const d of profiles.dropped) {
     console.log(`berth has no setting ${d}: the Nova option is set anyway`);
   }
@@ -103,14 +126,20 @@ async function berthAnswers(
     await createTraits(t.app, scenarios);
     // Scenarios are independent (each request is member_of its own scope aggregate): load and
     // explain a few at a time.
-    return await concurrently(scenarios, concurrency, async (s) => {
+    const both = await concurrently(scenarios, concurrency, async (s) => {
       try {
         await loadScenario(t.app, s);
-        return await explainScenario(t.app, s);
+        const defaults = await explainScenario(t.app, s);
+        const compat = await explainScenario(t.app, s, compatNames, novaCompatible(s.profile).name);
+        return {
+          defaults,
+          compat: { ...compat, filters: { ...defaults.filters, ...compat.filters } },
+        };
       } catch (err) {
         throw new Error(`scenario ${s.index} (seed ${s.seed}): ${(err as Error).message}`);
       }
     });
+    return { defaults: both.map((b) => b.defaults), compat: both.map((b) => b.compat) };
   } finally {
     await t.close();
     await stopPg?.();
@@ -128,7 +157,14 @@ function novaAnswers(
   const job = {
     filters: presentFilters(),
     weighers: presentWeighers(),
-    scenarios: scenarios.map((s, i) => ({ ...s, weighHosts: berth[i]!.baseline })),
+    cloudAggregates: scenarios.flatMap((s) => s.aggregates),
+    novaAlways: NOVA_ALWAYS,
+    // The host's traits as berth has them: the request filters' root traits are checked on them.
+    scenarios: scenarios.map((s, i) => ({
+      ...s,
+      hosts: s.hosts.map((h) => ({ ...h, traits: hostTraits(h) })),
+      weighHosts: berth[i]!.baseline,
+    })),
   };
   writeFileSync(input, JSON.stringify(job));
   // Nova iterates sets of metadata values (AggregateInstanceExtraSpecsFilter raises or not
@@ -143,12 +179,20 @@ function novaAnswers(
   return JSON.parse(readFileSync(output, 'utf8')).results;
 }
 
-function printDisagreements(report: Report, seed: number, show: number): number {
+function printDisagreements(
+  report: Report,
+  seed: number,
+  show: number,
+  title: string,
+  withAllowed: boolean,
+): number {
   const failing = report.disagreements.filter((d) => d.allowedBy === undefined);
   const hostName = (d: (typeof failing)[number]) =>
     d.scenario.hosts.find((h) => h.uuid === d.host)?.name ?? d.host;
   if (failing.length > 0) {
-    console.log(`\nDISAGREEMENTS not in allowed-differences.ts: ${failing.length} (first ${show})`);
+    console.log(
+      `\nDISAGREEMENTS ${title} not in allowed-differences.ts: ${failing.length} (first ${show})`,
+    );
   }
   for (const d of failing.slice(0, show)) {
     const s = d.scenario;
@@ -159,7 +203,7 @@ function printDisagreements(report: Report, seed: number, show: number): number 
     );
   }
   const byEntry = new Map<string, typeof report.disagreements>();
-  for (const d of report.disagreements.filter((x) => x.allowedBy !== undefined)) {
+  for (const d of report.disagreements.filter((x) => withAllowed && x.allowedBy !== undefined)) {
     byEntry.set(d.allowedBy!, [...(byEntry.get(d.allowedBy!) ?? []), d]);
   }
   if (byEntry.size > 0) {
@@ -200,20 +244,28 @@ async function main(): Promise<number> {
   mkdirSync(cfg.out, { recursive: true });
   const started = Date.now();
   const scenarios = cfg.indexes.map((i) => generate(cfg.seed, i));
+  setCloudAggregates(scenarios.flatMap((s) => s.aggregates));
   writeFileSync(path.join(cfg.out, 'scenarios.json'), JSON.stringify(scenarios));
-  const berth = await berthAnswers(scenarios, cfg.concurrency);
+  const answers = await berthAnswers(scenarios, cfg.concurrency);
+  const berth = answers.defaults;
   const berthMs = Date.now() - started;
   const nova = novaAnswers(cfg.python, cfg.out, scenarios, berth);
   const pairs = { filters: presentFilters(), weighers: presentWeighers() };
   const allow = activeAllowList();
+  const compatAllow = activeAllowList(undefined, true);
   const report = newReport();
+  const compat = newReport();
   scenarios.forEach((s, i) => {
     compareScenario(report, s, berth[i]!, nova[i]!, pairs, allow);
+    compareScenario(compat, s, answers.compat[i]!, nova[i]!, pairs, compatAllow);
   });
   writeFileSync(
     path.join(cfg.out, 'disagreements.json'),
     JSON.stringify(
-      report.disagreements.map(({ scenario, ...d }) => ({
+      [
+        ...report.disagreements.map((d) => ({ ...d, run: 'defaults' })),
+        ...compat.disagreements.map((d) => ({ ...d, run: 'nova-compatible' })),
+      ].map(({ scenario, ...d }) => ({
         seed: cfg.seed,
         scenario: scenario.index,
         profile: scenario.profile.name,
@@ -228,10 +280,16 @@ async function main(): Promise<number> {
   console.log(
     `${hosts} hosts compared; ${report.hidden.length} hidden by allocation candidates (not compared)\n`,
   );
-  console.log(table(report, pairs).join('\n'));
+  console.log(table(report, compat, pairs).join('\n'));
   printRaised(report, cfg.seed);
-  const failing = printDisagreements(report, cfg.seed, cfg.show) + report.best.failing;
-  const stale = allow.filter((a) => !report.matched.has(a.id)).map((a) => a.id);
+  const failing =
+    printDisagreements(report, cfg.seed, cfg.show, "(berth's defaults)", true) +
+    report.best.failing +
+    printDisagreements(compat, cfg.seed, cfg.show, '(Nova-compatible)', false) +
+    compat.best.failing +
+    (bestHostTargetMet(compat) ? 0 : 1);
+  const matched = new Set([...report.matched, ...compat.matched]);
+  const stale = allow.filter((a) => !matched.has(a.id)).map((a) => a.id);
   if (stale.length > 0) {
     console.log(`\nallow-list entries that matched nothing this run: ${stale.join(', ')}`);
   }

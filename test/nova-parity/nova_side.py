@@ -16,9 +16,12 @@ HostState._update_from_compute_node (nova/scheduler/host_manager.py:182) would p
                     inventory's; supported_hv_specs = the scenario's supported tuples.
                     HostState.update(compute=...) then derives free_disk_mb, vcpus_total, ...
   ComputeNode also  host_ip, hypervisor_version (the scenario's), hypervisor_type 'QEMU' (what
-                    libvirt reports; berth has none), cpu_info '{}', and stats as
-                    nova/compute/stats.py keeps them (strings): num_instances, num_vm_active,
-                    num_task_*, num_os_type_None, num_proj_<project>, io_workload
+                    libvirt reports; berth has none), cpu_info '{}', metrics (the host's, as
+                    nova-compute's monitors write them: JSON of name, value, source, timestamp),
+                    pci_device_pools (one pool of the host's free PCI devices, vendor 8086
+                    product 1572), and stats as nova/compute/stats.py keeps them (strings):
+                    num_instances, num_vm_active, num_task_*, num_os_type_None,
+                    num_proj_<project>, io_workload, failed_builds (when not 0)
   moves             A move in progress is Nova's resize in task_state resize_migrating (an io op,
                     nova/compute/stats.py:45-62): instance.host is the source until the resize
                     finishes, so the destination has the usage (migration tracking) but neither
@@ -32,18 +35,24 @@ HostState._update_from_compute_node (nova/scheduler/host_manager.py:182) would p
                     which has none, is left out)
   service           {'disabled': host.disabled, last_seen_up: now}: the real servicegroup DB
                     driver then finds it up (berth has no liveness to compare)
+  cell              HostState(host, node, cell_uuid = the host's cell)
   RequestSpec       flavor (name, vcpus, memory_mb, root_gb, extra_specs), ImageMeta.from_dict of
-                    the image id and properties, project_id, user_id, availability_zone,
+                    the image id, disk_format and properties (is_bfv: no image id),
+                    requested_destination = Destination(cell, allow_cross_cell_move) from the
+                    hints requested_destination_cell / allow_cross_cell_move (oslo's
+                    bool_from_string), project_id, user_id, availability_zone,
                     instance_uuid, scheduler_hints (same_host / different_host / group, query,
                     build_near_host_ip, cidr), and instance_group: policy, rules, members (a new
                     instance added, as compute/api.py does before scheduling; a moving one is in
                     its own group already) and hosts = the members' instance.host
                     (InstanceGroup.get_hosts()).
 Request filters (nova/scheduler/request_filter.py) run for the filters listing them; their
-Placement narrowing (requested_destination aggregates, root_forbidden traits) is applied to the
-host as Placement would. The only stub: AggregateList.get_by_metadata, the API-database query,
-answered from the scenario with the same semantics (exact value match; only matching metadata
-rows are loaded, as contains_eager does).
+Placement narrowing (requested_destination aggregates and forbidden aggregates, root_required and
+root_forbidden traits against the host's traits as berth has them, main.ts) is applied to the
+host as Placement would; a request filter raising is Nova raising for every host. The only stubs:
+AggregateList.get_by_metadata and get_non_matching_by_metadata_keys, the API-database queries,
+answered from every scenario's aggregates (one cloud, as berth's database holds them) with the
+same semantics (exact value match; only matching metadata rows are loaded, as contains_eager does).
 """
 import datetime
 import importlib
@@ -85,6 +94,18 @@ def runs_on(inst, model):
     return [inst['host']] + dest
 
 
+def metrics_json(metrics, now):
+    return json.dumps([{'name': name, 'value': value, 'source': 'parity',
+                        'timestamp': now.isoformat()} for name, value in sorted(metrics.items())])
+
+
+def pci_pools(count):
+    if not count:
+        return objects.PciDevicePoolList(objects=[])
+    return objects.PciDevicePoolList(objects=[objects.PciDevicePool(
+        vendor_id='8086', product_id='1572', numa_node=None, tags={}, count=count)])
+
+
 def stats_of(on_host):
     """nova/compute/stats.py after update_stats_for_instance() of each instance: every instance
     active, a moving one in task_state resize_migrating (an io op), os_type None."""
@@ -112,7 +133,11 @@ def host_states(s, now, model, only=None):
         if only is not None and h['uuid'] not in only:
             continue
         inv = h['inventories']
+        extras = h['extras']
         on_host = [x for x in s['instances'] if h['uuid'] in runs_on(x, model)]
+        stats = stats_of(on_host)
+        if extras['failedBuilds']:
+            stats['failed_builds'] = str(extras['failedBuilds'])
         mem_used = inv['MEMORY_MB']['reserved'] + used[h['uuid']]['MEMORY_MB']
         disk_used = inv['DISK_GB']['reserved'] + used[h['uuid']]['DISK_GB']
         cn = objects.ComputeNode(
@@ -128,10 +153,11 @@ def host_states(s, now, model, only=None):
             disk_allocation_ratio=inv['DISK_GB']['ratio'],
             updated_at=None, numa_topology=None, pci_device_pools=None, host_ip=h['ip'],
             hypervisor_type='QEMU', hypervisor_version=h['hypervisorVersion'],
-            cpu_info='{}', metrics='[]',
+            cpu_info='{}', metrics=metrics_json(extras['metrics'], now),
             supported_hv_specs=[objects.HVSpec(arch=a, hv_type=t, vm_mode=m)
                                 for a, t, m in h['supported']],
-            stats=stats_of(on_host))
+            stats=stats)
+        cn.pci_device_pools = pci_pools(extras['pciDevices'])
         aggs = [objects.Aggregate(id=j + 1, uuid=a['uuid'], name=a['name'],
                                   hosts=[names[u] for u in a['hosts']],
                                   metadata=dict(a['metadata']))
@@ -140,7 +166,7 @@ def host_states(s, now, model, only=None):
                    'disabled': h['disabled'],
                    'disabled_reason': 'parity' if h['disabled'] else None,
                    'forced_down': False, 'last_seen_up': now, 'created_at': now}
-        state = host_manager.HostState(h['name'], h['name'], 'cell1')
+        state = host_manager.HostState(h['name'], h['name'], extras['cell'])
         state.update(compute=cn, service=service, aggregates=aggs,
                      inst_dict={x['uuid']: objects.Instance(uuid=x['uuid']) for x in on_host})
         states[h['uuid']] = state
@@ -174,18 +200,31 @@ def request_spec(s, model):
         memory_mb=res['MEMORY_MB'],
         root_gb=res['DISK_GB'], ephemeral_gb=0, swap=0, extra_specs=dict(r['extraSpecs']))
     return objects.RequestSpec(
-        flavor=flavor, image=image_meta(r['image']),
+        flavor=flavor, image=image_meta(r['image']), is_bfv='id' not in r['image'],
         project_id=r['project'], user_id=r['user'],
         availability_zone=r.get('availabilityZone'), instance_uuid=r['consumer'],
         num_instances=1, scheduler_hints=hints, instance_group=group,
-        requested_destination=None, ignore_hosts=None, force_hosts=None, force_nodes=None)
+        requested_destination=destination(r['hints']), ignore_hosts=None, force_hosts=None,
+        force_nodes=None)
+
+
+def destination(hints):
+    from oslo_utils import strutils
+    cell = hints.get('requested_destination_cell')
+    if not cell:
+        return None
+    allow = strutils.bool_from_string((hints.get('allow_cross_cell_move') or ['false'])[0])
+    return objects.Destination(cell=objects.CellMapping(uuid=cell[0]),
+                               allow_cross_cell_move=allow)
+
+
+TOP_LEVEL = ('id', 'disk_format')
 
 
 def image_meta(image):
-    props = {k: v for k, v in image.items() if k != 'id'}
+    props = {k: v for k, v in image.items() if k not in TOP_LEVEL}
     meta = {'properties': props}
-    if 'id' in image:
-        meta['id'] = image['id']
+    meta.update({k: image[k] for k in TOP_LEVEL if k in image})
     return objects.ImageMeta.from_dict(meta)
 
 
@@ -194,6 +233,16 @@ class ApiDatabase(object):
 
     def __init__(self):
         self.aggregates = []
+
+    def get_non_matching_by_metadata_keys(self, context, ignored_keys, key_prefix, value):
+        found = []
+        for i, a in enumerate(self.aggregates):
+            rows = {k: v for k, v in a['metadata'].items()
+                    if v == value and k.startswith(key_prefix) and k not in ignored_keys}
+            if rows:
+                found.append(objects.Aggregate(id=i + 1, uuid=a['uuid'], name=a['name'],
+                                               hosts=[], metadata=rows))
+        return found
 
     def get_by_metadata(self, context, key=None, value=None):
         found = []
@@ -206,27 +255,40 @@ class ApiDatabase(object):
         return found
 
 
+class Raised(object):
+    """A request filter raised something other than RequestFilterFailed."""
+
+    def __init__(self, error):
+        self.error = 'raise: %s: %s' % (type(error).__name__, error)
+
+
 def narrowing(spec, request_filters, ctxt):
-    """Runs the request filters on a copy of spec: (required aggregate sets, forbidden root
-    traits), or the RequestFilterFailed message."""
+    """Runs the request filters on a copy of spec: (required aggregate sets, forbidden
+    aggregates, required root traits, forbidden root traits), the RequestFilterFailed message,
+    or Raised."""
     from nova.scheduler import request_filter
     if not request_filters:
-        return [], set()
+        return [], set(), set(), set()
     spec = spec.obj_clone()
     try:
         for name in request_filters:
             getattr(request_filter, name)(ctxt, spec)
     except exception.RequestFilterFailed as e:
         return str(e)
+    except Exception as e:  # noqa: BLE001 - Nova raising is a result of its own
+        return Raised(e)
     dest = spec.requested_destination
     required = [set(x.split(',')) for x in (dest.aggregates or [])] if dest else []
-    return required, set(spec.root_forbidden)
+    forbidden = set(dest.forbidden_aggregates or []) if dest and 'forbidden_aggregates' in dest \
+        else set()
+    return required, forbidden, set(spec.root_required), set(spec.root_forbidden)
 
 
 def placement_keeps(narrowed, host, agg_uuids):
-    required, forbidden = narrowed
-    traits = {DISABLED_TRAIT} if host['disabled'] else set()
-    return all(agg_uuids & r for r in required) and not (traits & forbidden)
+    required, forbidden_aggs, root_required, root_forbidden = narrowed
+    traits = set(host['traits'])
+    return (all(agg_uuids & r for r in required) and not (agg_uuids & forbidden_aggs) and
+            root_required <= traits and not (traits & root_forbidden))
 
 
 def run_filters(s, pairs, states, spec, ctxt):
@@ -242,6 +304,9 @@ def run_filters(s, pairs, states, spec, ctxt):
             aggs = {a['uuid'] for a in s['aggregates'] if h['uuid'] in a['hosts']}
             if isinstance(narrowed, str):
                 verdicts[h['uuid']] = False
+                continue
+            if isinstance(narrowed, Raised):
+                verdicts[h['uuid']] = narrowed.error
                 continue
             if not placement_keeps(narrowed, h, aggs):
                 verdicts[h['uuid']] = False
@@ -317,13 +382,16 @@ def main():
     objects.register_all()
     db = ApiDatabase()
     objects.AggregateList.get_by_metadata = db.get_by_metadata
+    objects.AggregateList.get_non_matching_by_metadata_keys = \
+        db.get_non_matching_by_metadata_keys
     ctxt = nova_context.get_admin_context()
     now = datetime.datetime.utcnow()
+    configure(job['novaAlways'])
     results = []
     for s in job['scenarios']:
         configure(s['profile']['nova'])
         try:
-            db.aggregates = s['aggregates']
+            db.aggregates = job['cloudAggregates']
             results.append(run_scenario(s, job, now, ctxt))
         finally:
             unconfigure(s['profile']['nova'])

@@ -77,6 +77,20 @@ export const FILTER_PAIRS: readonly FilterPair[] = [
   },
   { berth: 'SimpleCIDRAffinityFilter', nova: `${F}affinity_filter.SimpleCIDRAffinityFilter` },
   { berth: 'IsolatedHostsFilter', nova: `${F}isolated_hosts_filter.IsolatedHostsFilter` },
+  { berth: 'MetricsFilter', nova: `${F}metrics_filter.MetricsFilter` },
+  // Nova's request filters without a host filter of their own: berth's amend plugin against the
+  // request filter's Placement narrowing (AllHostsFilter passes every host it leaves).
+  ...[
+    'require_image_type_support',
+    'isolate_aggregates',
+    'transform_image_metadata',
+    'accelerators_filter',
+    'ephemeral_encryption_filter',
+  ].map((name) => ({
+    berth: name,
+    nova: `${F}all_hosts_filter.AllHostsFilter`,
+    requestFilters: [name],
+  })),
 ];
 
 /** The weighers compared. */
@@ -90,6 +104,10 @@ export const WEIGHER_PAIRS: readonly WeigherPair[] = [
     berth: 'ServerGroupSoftAntiAffinityWeigher',
     nova: `${W}affinity.ServerGroupSoftAntiAffinityWeigher`,
   },
+  { berth: 'BuildFailureWeigher', nova: `${W}compute.BuildFailureWeigher` },
+  { berth: 'MetricsWeigher', nova: `${W}metrics.MetricsWeigher` },
+  { berth: 'PCIWeigher', nova: `${W}pci.PCIWeigher` },
+  { berth: 'CrossCellWeigher', nova: `${W}cross_cell.CrossCellWeigher` },
 ];
 
 /** berth plugins deliberately not compared, and why (printed under the table). */
@@ -99,21 +117,27 @@ export const NOT_COMPARED: Readonly<Record<string, string>> = {
   NumInstancesWeigher: 'no such class in python3-nova 26 (added to Nova later)',
   HypervisorVersionWeigher: 'no such class in python3-nova 26 (added to Nova later)',
   NUMATopologyFilter: 'needs a NUMATopology mapping of berth NUMA-cell providers: not built yet',
-  PciPassthroughFilter: 'needs PciDeviceStats from berth PCI providers: not built yet',
+  PciPassthroughFilter:
+    'needs PCI requests (flavor aliases -> InstancePCIRequests) and PciDeviceStats pools by vendor/product: not built yet',
   AggregateInstanceTypeFilter: 'not a Nova filter (nfv-filters)',
   ReservationFilter: 'not a Nova filter (Blazar)',
-  MetricsFilter: 'needs a mapping of CUSTOM_METRIC_* traits to compute node metrics: not built yet',
-  MetricsWeigher:
-    'needs a mapping of CUSTOM_METRIC_* traits to compute node metrics: not built yet',
-  PCIWeigher: 'needs PciDeviceStats pools from berth PCI resource classes: not built yet',
-  CrossCellWeigher: 'needs cells (CellMapping, requested_destination.cell): not built yet',
 };
+
+/**
+ * nova.conf options every scenario runs with: the request filters compared above are each
+ * enabled by their berth plugin being listed, where Nova checks an option (default false).
+ */
+export const NOVA_ALWAYS: readonly NovaOption[] = [
+  { group: 'scheduler', name: 'query_placement_for_image_type_support', value: true },
+  { group: 'scheduler', name: 'enable_isolated_aggregate_filtering', value: true },
+  { group: 'scheduler', name: 'image_metadata_prefilter', value: true },
+];
 
 /** One nova.conf option: `[group] name = value` (group null: [DEFAULT]). */
 export interface NovaOption {
   readonly group: string | null;
   readonly name: string;
-  readonly value: number | string | boolean;
+  readonly value: number | string | boolean | readonly string[];
 }
 
 /** An operator profile: berth plugin configuration and the equivalent nova.conf. */
@@ -126,6 +150,8 @@ export interface Profile {
 }
 
 const fs = 'filter_scheduler';
+/** The metrics profile's [metrics] weight_setting (extras.ts METRICS). */
+const METRICS_SETTING = ['cpu.frequency=0.01', 'cpu.percent=-1'];
 
 /** The profiles; scenario i runs PROFILES[seed-derived index]. */
 export const PROFILES: readonly Profile[] = [
@@ -163,6 +189,9 @@ export const PROFILES: readonly Profile[] = [
       IoOpsWeigher: { multiplier: 3 },
       ServerGroupSoftAffinityWeigher: { multiplier: 2 },
       ServerGroupSoftAntiAffinityWeigher: { multiplier: 0.5 },
+      BuildFailureWeigher: { multiplier: 500 },
+      PCIWeigher: { multiplier: 2 },
+      CrossCellWeigher: { multiplier: 3 },
     },
     nova: [
       { group: fs, name: 'ram_weight_multiplier', value: -1 },
@@ -171,6 +200,9 @@ export const PROFILES: readonly Profile[] = [
       { group: fs, name: 'io_ops_weight_multiplier', value: 3 },
       { group: fs, name: 'soft_affinity_weight_multiplier', value: 2 },
       { group: fs, name: 'soft_anti_affinity_weight_multiplier', value: 0.5 },
+      { group: fs, name: 'build_failure_weight_multiplier', value: 500 },
+      { group: fs, name: 'pci_weight_multiplier', value: 2 },
+      { group: fs, name: 'cross_cell_move_weight_multiplier', value: 3 },
     ],
     emphasis: ['mult', 'mult'],
   },
@@ -195,6 +227,27 @@ export const PROFILES: readonly Profile[] = [
     emphasis: ['tenant'],
   },
   {
+    // Metrics not required (Nova fails the request where a required one is missing: berth drops
+    // the weigher, see docs/scheduler-plugins.md).
+    name: 'metrics',
+    berth: {
+      MetricsFilter: { weightSetting: METRICS_SETTING },
+      MetricsWeigher: {
+        weightSetting: METRICS_SETTING,
+        required: false,
+        weightOfUnavailable: -500,
+        multiplier: 2,
+      },
+    },
+    nova: [
+      { group: 'metrics', name: 'weight_setting', value: METRICS_SETTING },
+      { group: 'metrics', name: 'required', value: false },
+      { group: 'metrics', name: 'weight_of_unavailable', value: -500 },
+      { group: 'metrics', name: 'weight_multiplier', value: 2 },
+    ],
+    emphasis: [],
+  },
+  {
     // Per scenario (profileFor): its hosts h00 and h01 are isolated, for two of the images.
     name: 'isolated-hosts',
     berth: {},
@@ -202,6 +255,42 @@ export const PROFILES: readonly Profile[] = [
     emphasis: ['image'],
   },
 ];
+
+/**
+ * berth's settings for Nova's behaviour where berth decides otherwise by default (the
+ * configurable entries of allowed-differences.ts; docs/scheduler-plugins.md "Deliberate
+ * differences"). Every scenario is also judged under its profile with these merged in: the
+ * Nova-compatible profile (NOVA_COMPATIBLE_SUFFIX).
+ */
+export const NOVA_COMPATIBLE: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
+  AvailabilityZoneFilter: { zoneAggregatesByExactValue: true },
+  NumInstancesFilter: { countMovesOn: 'source' },
+  AggregateNumInstancesFilter: { countMovesOn: 'source' },
+  IoOpsFilter: { countMovesOn: 'source' },
+  AggregateIoOpsFilter: { countMovesOn: 'source' },
+  JsonFilter: { countMovesOn: 'source' },
+  ComputeCapabilitiesFilter: { countMovesOn: 'source' },
+  IoOpsWeigher: { countMovesOn: 'source' },
+  ServerGroupSoftAffinityWeigher: { countMovingMembers: true },
+  ServerGroupSoftAntiAffinityWeigher: { countMovingMembers: true },
+};
+
+/** The name of a profile's Nova-compatible variant. */
+export const NOVA_COMPATIBLE_SUFFIX = '.nova';
+
+/** `p` with NOVA_COMPATIBLE merged into its berth configuration. */
+export function novaCompatible(p: Profile): Profile {
+  const berth: Record<string, Readonly<Record<string, unknown>>> = { ...p.berth };
+  for (const [plugin, config] of Object.entries(NOVA_COMPATIBLE)) {
+    berth[plugin] = { ...berth[plugin], ...config };
+  }
+  return { ...p, name: `${p.name}${NOVA_COMPATIBLE_SUFFIX}`, berth };
+}
+
+/** The compared filters whose Nova-compatible configuration differs (run again under it). */
+export function novaCompatibleFilters(): FilterPair[] {
+  return presentFilters().filter((f) => f.berth in NOVA_COMPATIBLE);
+}
 
 /** The profile of scenario `index` (isolated-hosts gets that scenario's host names). */
 export function profileFor(index: number): Profile {

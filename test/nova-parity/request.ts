@@ -4,7 +4,7 @@
 // cidr). Values are drawn so that every plugin sees passing and failing hosts, and some inputs
 // Nova raises on or reads differently (a `<` between text and a number, Python str() compares).
 import type { Dice } from './dice';
-import type { Group, Host, Instance, Request, Resources } from './scenario';
+import type { Group, HostBase, Instance, Request, Resources } from './scenario';
 
 /** Isolated images (profile isolated-hosts) and others. */
 export const IMAGES = [
@@ -48,7 +48,7 @@ const SPECS: readonly (readonly [string, string])[] = [
 ];
 
 /** A JsonFilter query for the scenario (a JSON text). */
-function query(d: Dice, hosts: Host[]): string {
+function query(d: Dice, hosts: HostBase[]): string {
   const host = d.pick(hosts);
   const q = d.pick<unknown[]>([
     ['>=', '$free_ram_mb', d.pick([4096, 16384, 65536])],
@@ -104,7 +104,7 @@ function image(d: Dice): Record<string, string> {
 /** The scenario's request. */
 export function request(
   d: Dice,
-  hosts: Host[],
+  hosts: HostBase[],
   insts: Instance[],
   grps: Group[],
   projects: string[],

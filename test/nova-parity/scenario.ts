@@ -6,6 +6,7 @@
 // is written in its header. Everything comes from one 32-bit seed (mulberry32), so a scenario is
 // replayed exactly from `NOVA_PARITY_SEED` and its index.
 import { Dice, prng, scenarioSeed } from './dice';
+import { addExtras, type HostExtras } from './extras';
 import { type Profile, profileFor } from './profiles';
 import { FLAVOR_NAMES, request } from './request';
 
@@ -32,7 +33,12 @@ export interface Host {
   readonly ip: string | null;
   /** The compute node's hypervisor_version (Nova's integer encoding). */
   readonly hypervisorVersion: number;
+  /** What only some plugins read (extras.ts). */
+  readonly extras: HostExtras;
 }
+
+/** A host before its extras are drawn. */
+export type HostBase = Omit<Host, 'extras'>;
 
 export interface Instance {
   readonly uuid: string;
@@ -129,7 +135,7 @@ export function capacity(inv: Inventory): number {
   return Math.floor((inv.total - inv.reserved) * inv.ratio);
 }
 
-function host(d: Dice, k: number, i: number): Host {
+function host(d: Dice, k: number, i: number): HostBase {
   const inv = (totals: number[], reserved: number[], ratios: number[]): Inventory => ({
     total: d.pick(totals),
     reserved: d.pick(reserved),
@@ -209,7 +215,7 @@ function metadataFeature(d: Dice, feature: string, projects: string[]): Record<s
   }
 }
 
-function aggregates(d: Dice, k: number, hosts: Host[], profile: Profile, projects: string[]) {
+function aggregates(d: Dice, k: number, hosts: HostBase[], profile: Profile, projects: string[]) {
   const out: Aggregate[] = [];
   const zoneOf = new Map<string, string>();
   const n = d.int(0, 6);
@@ -237,13 +243,13 @@ function aggregates(d: Dice, k: number, hosts: Host[], profile: Profile, project
   return out;
 }
 
-function fits(used: Resources, add: Resources, host: Host, reserve: Resources): boolean {
+function fits(used: Resources, add: Resources, host: HostBase, reserve: Resources): boolean {
   return CLASSES.every(
     (rc) => used[rc] + add[rc] + reserve[rc] <= capacity(host.inventories[rc]) * 0.98,
   );
 }
 
-function instances(d: Dice, hosts: Host[], projects: string[], request: Resources): Instance[] {
+function instances(d: Dice, hosts: HostBase[], projects: string[], request: Resources): Instance[] {
   const used = new Map(hosts.map((h) => [h.uuid, { VCPU: 0, MEMORY_MB: 0, DISK_GB: 0 }]));
   const add = (h: string, r: Resources) => {
     const u = used.get(h)!;
@@ -302,15 +308,18 @@ export function generate(master: number, index: number): Scenario {
   const insts = instances(d, hosts, projects, maxRequest);
   const aggs = aggregates(d, index, hosts, profile, projects);
   const grps = groups(d, index, insts, projects);
+  const scope = d.uuid();
+  const req = request(d, hosts, insts, grps, projects);
+  const more = addExtras(seed, index, hosts, req);
   return {
     index,
     seed,
     profile,
-    scope: d.uuid(),
-    hosts,
+    scope,
+    hosts: hosts.map((h) => ({ ...h, extras: more.extras[h.uuid]! })),
     instances: insts,
-    aggregates: aggs,
+    aggregates: [...aggs, ...more.aggregates],
     groups: grps,
-    request: request(d, hosts, insts, grps, projects),
+    request: req,
   };
 }

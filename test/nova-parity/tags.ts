@@ -12,7 +12,8 @@
 //   tenant-key-variant, tenant-empty-value, tenant-in-list-value, zone-list-value,
 //   host-in-two-zones, default-zone-named-by-aggregate, image-default-architecture (the image
 //   names none, the profile sets Nova's default), image-arch-armv7l, supported-not-a-product,
-//   nova-matches-any-position
+//   nova-matches-any-position, nova-unknown-trait (transform_image_metadata: an image property
+//   whose trait Nova builds is not in os-traits)
 //   reads:<attribute>                a HostState attribute the request's capabilities: specs or
 //                                    JsonFilter query read (reads:stats-other: a compute stat
 //                                    other than num_instances / io_workload)
@@ -21,7 +22,18 @@
 // (the raw values agree; Nova's clamp at 0 and 0-based normalisation explain the rest),
 // raw-differs / raw-differs-on-another-host and follows-raw (a normalised value that differs
 // because raw values do).
-import type { Host, Scenario } from './scenario';
+import type { Aggregate, Host, Scenario } from './scenario';
+
+/**
+ * Every aggregate of the run: berth and Nova's API database hold one cloud, so the request
+ * filters' metadata lookups (zones, tenants) see the other scenarios' aggregates too (main.ts).
+ */
+let cloud: readonly Aggregate[] = [];
+
+/** Sets the run's aggregates (main.ts, before comparing). */
+export function setCloudAggregates(aggregates: readonly Aggregate[]): void {
+  cloud = aggregates;
+}
 
 /** Values Python's int() accepts (validate_num_values(cast_to=int)). */
 const PY_INT = /^\s*[+-]?\d+(?:_\d+)*\s*$/;
@@ -38,6 +50,10 @@ const METADATA_KEY: Readonly<Record<string, string>> = {
   IoOpsWeigher: 'io_ops_weight_multiplier',
   ServerGroupSoftAffinityWeigher: 'soft_affinity_weight_multiplier',
   ServerGroupSoftAntiAffinityWeigher: 'soft_anti_affinity_weight_multiplier',
+  BuildFailureWeigher: 'build_failure_weight_multiplier',
+  MetricsWeigher: 'metrics_weight_multiplier',
+  PCIWeigher: 'pci_weight_multiplier',
+  CrossCellWeigher: 'cross_cell_move_weight_multiplier',
 };
 
 const RESOURCE: Readonly<Record<string, 'MEMORY_MB' | 'DISK_GB' | 'VCPU'>> = {
@@ -155,7 +171,7 @@ export function tagsFor(s: Scenario, plugin: string, host: string): string[] {
     }
   }
   if (plugin === 'AvailabilityZoneFilter') {
-    if (s.aggregates.some((a) => (a.metadata.availability_zone ?? '').includes(','))) {
+    if (cloud.some((a) => (a.metadata.availability_zone ?? '').includes(','))) {
       tags.push('zone-list-value');
     }
     if (new Set(valuesOf(s, host, 'availability_zone')).size > 1) {
@@ -165,7 +181,7 @@ export function tagsFor(s: Scenario, plugin: string, host: string): string[] {
     const az = s.request.availabilityZone;
     if (
       az === String(fallback?.value ?? 'nova') &&
-      s.aggregates.some((a) => a.metadata.availability_zone === az)
+      cloud.some((a) => a.metadata.availability_zone === az)
     ) {
       tags.push('default-zone-named-by-aggregate');
     }
@@ -190,6 +206,15 @@ export function tagsFor(s: Scenario, plugin: string, host: string): string[] {
     const inPlace = h.supported.some((t) => want.every((v, i) => v === undefined || t[i] === v));
     if (anywhere && !inPlace) {
       tags.push('nova-matches-any-position');
+    }
+  }
+  if (plugin === 'transform_image_metadata') {
+    // Nova builds HW_ARCH_ARMV7L and COMPUTE_VIOMMU_<MODEL>, which os-traits lacks, and then
+    // requires no trait at all for the image.
+    const img = s.request.image;
+    const arch = (img.hw_architecture ?? img.architecture)?.toLowerCase();
+    if (arch === 'armv7l' || img.hw_viommu_model !== undefined) {
+      tags.push('nova-unknown-trait');
     }
   }
   if (plugin === 'ComputeCapabilitiesFilter' || plugin === 'JsonFilter') {

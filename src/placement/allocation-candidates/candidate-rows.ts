@@ -8,10 +8,15 @@ import type { IndexRows } from './index-rows';
 // consumer_moves row: written and removed in the same transaction as the allocations it describes,
 // so a provider refresh after an allocation change sees it). Scheduler host counts come from here,
 // as do the failed builds of a host (build_failures, src/placement/build-results.ts).
+// Of the moving ones, `s` lists those whose recorded source allocations name the provider (the
+// move started here; Nova counts a moving instance on its source host only).
 const CONSUMERS_SQL = `SELECT a.resource_provider_id,
          array_agg(DISTINCT a.consumer_id) AS c,
-         COALESCE(array_agg(DISTINCT a.consumer_id) FILTER (WHERE m.consumer_id IS NOT NULL), '{}') AS m
-       FROM allocations a LEFT JOIN consumer_moves m ON m.consumer_id = a.consumer_id`;
+         COALESCE(array_agg(DISTINCT a.consumer_id) FILTER (WHERE m.consumer_id IS NOT NULL), '{}') AS m,
+         COALESCE(array_agg(DISTINCT a.consumer_id) FILTER (WHERE m.source_allocations
+           @> jsonb_build_array(jsonb_build_object('providerUuid', mp.uuid))), '{}') AS s
+       FROM allocations a LEFT JOIN consumer_moves m ON m.consumer_id = a.consumer_id
+       LEFT JOIN resource_providers mp ON m.consumer_id IS NOT NULL AND mp.id = a.resource_provider_id`;
 
 async function rowsIn(em: EntityManager, ids: readonly number[] | undefined): Promise<IndexRows> {
   const all = ids === undefined;
@@ -54,10 +59,11 @@ async function rowsIn(em: EntityManager, ids: readonly number[] | undefined): Pr
      ${all ? '' : 'WHERE rpa.resource_provider_id = ANY($1::int[])'}`,
     params,
   );
-  const consumers: { resource_provider_id: number; c: number[]; m: number[] }[] = await em.query(
-    `${CONSUMERS_SQL} ${byRp('a.resource_provider_id')} GROUP BY a.resource_provider_id`,
-    params,
-  );
+  const consumers: { resource_provider_id: number; c: number[]; m: number[]; s: number[] }[] =
+    await em.query(
+      `${CONSUMERS_SQL} ${byRp('a.resource_provider_id')} GROUP BY a.resource_provider_id`,
+      params,
+    );
   const failures: { resource_provider_id: number; failed_builds: number }[] = await em.query(
     `SELECT resource_provider_id, failed_builds FROM build_failures ${byRp('resource_provider_id')}`,
     params,
@@ -95,6 +101,7 @@ async function rowsIn(em: EntityManager, ids: readonly number[] | undefined): Pr
       providerId: r.resource_provider_id,
       consumerIds: r.c,
       movingIds: r.m,
+      movingFromIds: r.s,
     })),
     buildFailures: failures.map((r) => ({
       providerId: r.resource_provider_id,
@@ -121,7 +128,14 @@ export async function loadProviderRows(ds: DataSource, ids: readonly number[]): 
     i: IndexRows['inventories'] | null;
     t: IndexRows['traits'] | null;
     a: IndexRows['aggregates'] | null;
-    c: { providerId: number; consumerIds: number[]; movingIds: number[] }[] | null;
+    c:
+      | {
+          providerId: number;
+          consumerIds: number[];
+          movingIds: number[];
+          movingFromIds: number[];
+        }[]
+      | null;
     b: IndexRows['buildFailures'] | null;
   }[] = await ds.query(
     `SELECT
@@ -145,7 +159,7 @@ export async function loadProviderRows(ds: DataSource, ids: readonly number[]): 
             FROM resource_provider_aggregates rpa JOIN placement_aggregates a ON a.id = rpa.aggregate_id
             WHERE rpa.resource_provider_id = ANY($1::int[])) AS a,
          (SELECT json_agg(json_build_object('providerId', x.resource_provider_id,
-                 'consumerIds', x.c, 'movingIds', x.m))
+                 'consumerIds', x.c, 'movingIds', x.m, 'movingFromIds', x.s))
             FROM (${CONSUMERS_SQL} WHERE a.resource_provider_id = ANY($1::int[])
                   GROUP BY a.resource_provider_id) x) AS c,
          (SELECT json_agg(json_build_object('providerId', resource_provider_id,

@@ -67,6 +67,8 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
   readonly consumers: Int32Array[] = [];
   /** Per provider slot: sorted ids of those consumers with a move in progress. */
   readonly movingConsumers: Int32Array[] = [];
+  /** Per provider slot: sorted ids of those moving consumers whose move started on it. */
+  readonly movingFromConsumers: Int32Array[] = [];
   /** Per provider slot: consecutive failed builds reported for it (roots; 0 without a row). */
   readonly failedBuilds: number[] = [];
   /** Aggregate id -> provider slots in it. */
@@ -181,6 +183,7 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
     this.setAggregates(id, []);
     this.consumers[slot] = NO_INTS;
     this.movingConsumers[slot] = NO_INTS;
+    this.movingFromConsumers[slot] = NO_INTS;
     this.failedBuilds[slot] = 0;
     this.deleteSlot(slot);
     this.touch();
@@ -287,6 +290,7 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
     const slot = this.slotOrThrow(row.providerId);
     this.consumers[slot] = Int32Array.from(row.consumerIds).sort();
     this.movingConsumers[slot] = Int32Array.from(row.movingIds).sort();
+    this.movingFromConsumers[slot] = Int32Array.from(row.movingFromIds ?? row.movingIds).sort();
     this.touchSlot(slot);
     this.version++;
   }
@@ -372,6 +376,7 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
     this.invSlots[slot] = NO_INTS;
     this.consumers[slot] = NO_INTS;
     this.movingConsumers[slot] = NO_INTS;
+    this.movingFromConsumers[slot] = NO_INTS;
     this.failedBuilds[slot] = 0;
     this.sharing = growInt32(this.sharing, slot + 1);
     this.sharing[slot] = 0;

@@ -40,6 +40,11 @@ export interface IndexConsumerRow {
   readonly providerId: number;
   readonly consumerIds: readonly number[];
   readonly movingIds: readonly number[];
+  /**
+   * Of `movingIds`, those whose move started here: the record's source allocations name this
+   * provider (a move within one tree too). The others arrived by the move. Absent: all of them.
+   */
+  readonly movingFromIds?: readonly number[];
 }
 /**
  * A host's consecutive failed builds as its compute service reported them (table

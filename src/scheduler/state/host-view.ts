@@ -89,6 +89,7 @@ export function buildHostViews(rows: HostRows, rootOrder?: readonly string[]): H
       allocationRequests: (requests.get(rootUuid) ?? []).map((r) => r.request),
       numInstances: counts.get(rootUuid)?.numInstances ?? 0,
       numIoOps: counts.get(rootUuid)?.numIoOps ?? 0,
+      numMovesIn: counts.get(rootUuid)?.numMovesIn ?? 0,
       failedBuilds: counts.get(rootUuid)?.failedBuilds ?? 0,
     });
   });

@@ -1,6 +1,7 @@
 // HostView.numInstances / numIoOps from the capacity index: consumers are counted once per tree
 // (a consumer on the root and a child is one instance), moving consumers are the subset with a
 // move, a provider refresh replaces its consumers, and the cached view is rebuilt when they change.
+// numMovesIn: the moving consumers whose recorded source allocations are on no provider of the tree.
 import { CapacityIndex } from '../../../src/placement/allocation-candidates/capacity-index';
 import type { IndexRows } from '../../../src/placement/allocation-candidates/index-rows';
 import { HostViewCache } from '../../../src/scheduler/state/host-view-cache';
@@ -56,6 +57,31 @@ describe('host consumer counts', () => {
       [3, 1],
       [1, 0],
     ]);
+  });
+
+  it('tells the moves that arrived from those that started on the tree', () => {
+    const index = CapacityIndex.fromRows(
+      rows([
+        // 11 moves from host 4 to child 2 of host 1; 12 moves within host 1 (root to child 3);
+        // 13 moves from host 1 (root) to host 4; 10 does not move.
+        { providerId: 1, consumerIds: [10, 12, 13], movingIds: [12, 13], movingFromIds: [12, 13] },
+        { providerId: 2, consumerIds: [11], movingIds: [11], movingFromIds: [] },
+        { providerId: 3, consumerIds: [12], movingIds: [12], movingFromIds: [] },
+        { providerId: 4, consumerIds: [11, 13], movingIds: [11, 13], movingFromIds: [11] },
+      ]),
+    );
+    const views = new HostViewCache().views(index, [], requests);
+    expect(views.map((v) => [v.numInstances, v.numIoOps, v.numMovesIn])).toEqual([
+      [4, 3, 1],
+      [2, 2, 1],
+    ]);
+  });
+
+  it('reads moves without a direction as started on the tree', () => {
+    const index = CapacityIndex.fromRows(
+      rows([{ providerId: 2, consumerIds: [10], movingIds: [10] }]),
+    );
+    expect(new HostViewCache().views(index, [], requests).map((v) => v.numMovesIn)).toEqual([0, 0]);
   });
 
   it('counts 0 without consumer rows', () => {

@@ -72,11 +72,25 @@ export function createHistograms(registry: Registry): Histograms {
 
 let processRegistry: Registry | undefined;
 
+/**
+ * prom-client's default gauges whose names end in `_total`, which Prometheus reserves for counters
+ * (`promtool check metrics` flags them). Each is the sum of the gauge of the same name without
+ * `_total`, labelled by type (`sum(nodejs_active_handles)`), which stays.
+ */
+export const DROPPED_DEFAULT_METRICS = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+] as const;
+
 /** The registry of process-wide metrics (prom-client's default metrics), made once. */
 export function processMetrics(): Registry {
   if (!processRegistry) {
     processRegistry = new Registry();
     collectDefaultMetrics({ register: processRegistry });
+    for (const name of DROPPED_DEFAULT_METRICS) {
+      processRegistry.removeSingleMetric(name);
+    }
   }
   return processRegistry;
 }

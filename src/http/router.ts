@@ -1,5 +1,6 @@
-// The HTTP routes of one berth process: health, readiness, metrics, GraphiQL assets, the console,
-// GraphQL (admission before the body is read) and the Placement REST facade.
+// The HTTP routes of one berth process: health, readiness, metrics, GraphiQL assets, `/` (the
+// console, for browsers), the icon, the console, GraphQL (admission before the body is read) and
+// the Placement REST facade.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type AdmissionDeps, admit } from '../auth/admission';
@@ -14,8 +15,10 @@ import type { createRestRouter } from '../rest/router';
 import type { createGraphQL } from '../yoga';
 import { clientAddress } from './client-address';
 import { errorCodeOf, noteErrorCode } from './error-code';
+import { FAVICON_PATH, serveFavicon } from './favicon';
 import type { AppMetrics } from './metrics';
 import type { Readiness } from './readiness';
+import { ROOT_REDIRECT, redirectsToConsole } from './root';
 
 /** What the routes serve. */
 export interface RouterDeps {
@@ -137,6 +140,16 @@ export function createRequestHandler(
       if (!serveGraphiQLAsset(path.slice(ASSET_PREFIX.length), res)) {
         send(res, 404, { error: `No route for ${req.method} ${path}` });
       }
+      return;
+    }
+    if (path === '/' && redirectsToConsole(req, config.restPrefix)) {
+      // 302, not 301: a browser must not remember it (the REST facade may be mounted at '/').
+      res.writeHead(302, { location: ROOT_REDIRECT, vary: 'accept, openstack-api-version' });
+      res.end();
+      return;
+    }
+    if (path === FAVICON_PATH) {
+      serveFavicon(req.method ?? 'GET', res);
       return;
     }
     if (path === CONSOLE_PREFIX || path.startsWith(`${CONSOLE_PREFIX}/`)) {

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { GraphiQLOptions } from 'graphql-yoga';
+import { FAVICON_PATH, LOGO_SVG } from './http/favicon';
 
 /** Where the assets are served. */
 export const ASSET_PREFIX = '/graphiql/assets/';
@@ -89,19 +90,59 @@ const HTML_ESCAPES: Readonly<Record<string, string>> = {
   "'": '&#39;',
 };
 
+/** The page's title and the name in GraphiQL's header. */
+export const GRAPHIQL_TITLE = 'berth';
+
 /**
- * GraphiQL's page (yoga's, with the same options) loading everything from ASSET_PREFIX, with no
- * inline script to run: the options are JSON inside a non-executable `<script>` block, with `<`
- * written as `\u003c` so no value can close it.
+ * The editor's first query (and every new tab's): it answers on a fresh server (an empty list,
+ * then the providers `berth demo` or nova-compute created) and shows the shape of the API.
+ */
+export const DEFAULT_QUERY = `# berth GraphQL: Placement's resource providers, inventories, usages and
+# allocation candidates, plus scheduling (mutation schedule), capacity and audit.
+# Press Ctrl-Enter (or the run button) to run; the Docs pane lists every field.
+# Sample data: \`npm run demo\` (or \`berth demo\`) seeds a small cloud.
+
+query Providers {
+  version { berth placementMicroversion }
+  capacity { providerCount lines { resourceClass capacity used free utilisation } }
+  resourceProviders(first: 10) {
+    totalCount
+    edges {
+      node {
+        name
+        uuid
+        traits
+        aggregates { name metadata { key value } }
+        inventories { resourceClass total reserved allocationRatio capacityExact usedExact }
+        usages { resourceClass usedExact }
+      }
+    }
+  }
+}
+`;
+
+/**
+ * GraphiQL's page (yoga's, with the same options, berth's title, logo and first query unless
+ * given) loading everything from ASSET_PREFIX, with no inline script to run: the options are JSON
+ * inside a non-executable `<script>` block, with `<` written as `\u003c` so no value can close it.
  */
 export function renderOfflineGraphiQL(opts: GraphiQLOptions): string {
-  const title = (opts?.title || 'Yoga GraphiQL').replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
-  const options = JSON.stringify(opts ?? {}).replace(/</g, '\\u003c');
+  // `query` is what YogaGraphiQL opens with (its own welcome text otherwise); not in yoga's type.
+  const merged: GraphiQLOptions & { query?: string } = {
+    title: GRAPHIQL_TITLE,
+    logo: LOGO_SVG,
+    defaultQuery: DEFAULT_QUERY,
+    ...opts,
+  };
+  if (merged.query === undefined) {
+    merged.query = merged.defaultQuery;
+  }
+  const title = (merged.title || GRAPHIQL_TITLE).replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+  const options = JSON.stringify(merged).replace(/</g, '\\u003c');
   return [
     '<!doctype html><html lang=en><head><meta charset=utf-8>',
     `<title>${title}</title>`,
-    // No icon of its own: an empty one keeps the browser from asking for /favicon.ico (a 404).
-    '<link rel=icon href="data:,">',
+    `<link rel=icon href=${FAVICON_PATH}>`,
     `<link rel=stylesheet href=${ASSET_PREFIX}graphiql.css></head>`,
     '<body id=body class=no-focus-outline>',
     '<noscript>You need to enable JavaScript to run this app.</noscript>',

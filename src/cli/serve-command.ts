@@ -12,6 +12,7 @@ import {
   type WorkerPlan,
 } from '../cluster';
 import type { Config } from '../config';
+import { CONSOLE_PREFIX } from '../console-assets';
 import { prepareServerDatabase } from '../db/open';
 import { authSummary } from '../http/readiness';
 import { createLogger, type Logger } from '../logger';
@@ -25,7 +26,8 @@ import { configOrExit, describeStartupError, exitWithStartupError } from './erro
 function announce(cfg: Config, log: Logger, url: string, plan: WorkerPlan): void {
   const banner = [
     `berth ${BERTH_VERSION} listening on ${url}`,
-    `  GraphQL: ${url}/graphql   health: /healthz /readyz`,
+    `  console: ${url}${CONSOLE_PREFIX}/   GraphiQL: ${url}/graphql (in a browser)`,
+    `  GraphQL: ${url}/graphql   Placement REST: ${url}${cfg.restPrefix}/   health: /healthz /readyz`,
     cfg.embedded
       ? `  database: embedded PostgreSQL (PGlite) in ${cfg.dataDir}; set DATABASE_URL for a real server`
       : '  database: DATABASE_URL',

@@ -36,7 +36,13 @@ function row(t: TokenInfo): string {
 
 /** Adds `token create`, `token list` and `token revoke` to `program`. */
 export function registerTokenCommand(program: Command): void {
-  const token = program.command('token').description('manage API tokens');
+  const token = program
+    .command('token')
+    .description('manage API tokens: create, list, revoke')
+    .addHelpText(
+      'after',
+      '\nThe token is sent as `Authorization: Bearer <token>` (GraphQL) or `X-Auth-Token` (REST);\n`berth demo` takes an admin one with --token or BERTH_TOKEN.',
+    );
   token
     .command('create')
     .description('create a token and print it (shown once; only its hash is stored)')
@@ -45,7 +51,7 @@ export function registerTokenCommand(program: Command): void {
       'admin | service | scheduler | reader | member (member needs --project)',
     )
     .option('--project <project>', 'scope allocation writes to this project')
-    .option('--name <name>', 'a label for `token list`')
+    .option('--name <name>', 'a label, shown by `berth token list`')
     .action(async (opts: { role: string; project?: string; name?: string }) => {
       await withStore(async (store) => {
         try {

@@ -1,6 +1,6 @@
-// GraphQL importPlacement: the twin of `berth import placement` (admin only, see the README role
-// table walked by test/api/role-table.test.ts). A dry run, the import, an idempotent re-run and
-// an unreadable source.
+// GraphQL importPlacement: the twin of `berth import placement` (admin only, see the role table
+// of docs/security.md walked by test/api/role-table.test.ts). A dry run, the import, an
+// idempotent re-run and an unreadable source.
 import { randomUUID } from 'node:crypto';
 import { richFixture } from '../db/placement-import-fixture';
 import { createTestApp, type TestApp } from '../support/app';

@@ -1,4 +1,4 @@
-// The role table in README.md ("Roles", between the role-table markers), walked whole: every
+// The role table in docs/security.md ("Roles", between the role-table markers), walked whole: every
 // GraphQL query, mutation and subscription and every REST route and method, with a token of
 // every role. A role
 // may do what its row and every row above it list; anything else is refused with 403 before it
@@ -39,12 +39,12 @@ interface Table {
   readonly args: Map<string, Role>;
 }
 
-/** Reads the README table: backticked names in the GraphQL and REST columns of each role's row. */
+/** Reads the docs/security.md table: backticked names in the GraphQL and REST columns of each role's row. */
 function readTable(): Table {
-  const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
-  const block = /<!-- role-table -->\n([\s\S]*?)<!-- \/role-table -->/.exec(readme)?.[1];
+  const page = readFileSync(join(__dirname, '..', '..', 'docs', 'security.md'), 'utf8');
+  const block = /<!-- role-table -->\n([\s\S]*?)<!-- \/role-table -->/.exec(page)?.[1];
   if (!block) {
-    throw new Error('README.md has no <!-- role-table --> block');
+    throw new Error('docs/security.md has no <!-- role-table --> block');
   }
   const graphql = new Map<string, Role>();
   const rest = new Map<string, Role>();
@@ -121,7 +121,7 @@ function documentOf(
   return `${kind} { ${field.name}${args.length > 0 ? `(${args.join(', ')})` : ''}${selection} }`;
 }
 
-describe('the README role table', () => {
+describe('the role table of docs/security.md', () => {
   const table = readTable();
   let t: TestApp;
   let rest: RestClient;

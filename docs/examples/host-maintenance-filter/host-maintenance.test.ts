@@ -39,17 +39,31 @@ describe(NAME, () => {
       project: 'ops',
       want: true,
     },
-  ])('$name -> $want', ({ metadata, project, want }) => {
+  ])('$name -> $want', async ({ metadata, project, want }) => {
     const host = buildHostView({
       providers: [{ uuid: 'host1', name: 'compute-1' }],
       aggregates: metadata.map((m, i) => ({ uuid: `agg${i}`, metadata: m })),
     });
-    const verdict = plugin.filter(host, buildRequestSpec({ projectId: project }), undefined);
+    // filter() returns Verdict | Promise<Verdict> (a filter may be async): await it.
+    const verdict = await plugin.filter(host, buildRequestSpec({ projectId: project }), undefined);
+    expect(verdict.fits).toBe(want);
     expect(verdict).toEqual(
-      want
-        ? { fits: true }
-        : { fits: false, reason: `${REASON_IN_MAINTENANCE}: compute-1 (CHG-1234)` },
+      want ? { fits: true } : { fits: false, reason: `${REASON_IN_MAINTENANCE} (CHG-1234)` },
     );
+  });
+
+  it('gives every host of one maintenance the same reason (the host is known already)', async () => {
+    const request = buildRequestSpec({ projectId: 'p1' });
+    const reasons = new Set<string>();
+    for (const name of ['compute-1', 'compute-2']) {
+      const host = buildHostView({
+        providers: [{ uuid: name, name }],
+        aggregates: [{ uuid: 'agg', metadata: { maintenance: 'CHG-1234' } }],
+      });
+      const verdict = await plugin.filter(host, request, undefined);
+      reasons.add(verdict.fits ? 'fits' : verdict.reason);
+    }
+    expect([...reasons]).toEqual([`${REASON_IN_MAINTENANCE} (CHG-1234)`]);
   });
 
   it('rejects an exemptProjects that is not a list of strings', () => {

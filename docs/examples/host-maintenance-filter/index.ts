@@ -21,7 +21,7 @@ export const create: FilterFactory = (config) => {
       if (ticket === undefined || exempt.includes(req.projectId)) {
         return { fits: true };
       }
-      return { fits: false, reason: `${REASON_IN_MAINTENANCE}: ${host.name} (${ticket})` };
+      return { fits: false, reason: `${REASON_IN_MAINTENANCE} (${ticket})` };
     },
   };
 };

@@ -91,7 +91,7 @@ describe('the compiled example as an operator plugin', () => {
     );
     expect(other.hosts.map((r) => r.host.uuid)).toEqual(['shared']);
     expect(other.explanation.filters[0]!.rejections[0]!.reason).toBe(
-      'host is in maintenance: drained (CHG-1234)',
+      'host is in maintenance (CHG-1234)',
     );
     const ops = await runPipeline(
       pipeline,

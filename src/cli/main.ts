@@ -1,4 +1,4 @@
-// The `berth` command line: serve, migrate, db reset, token, import, version.
+// The `berth` command line: serve, migrate, db reset, token, import, demo, version.
 import { migrateDatabase } from '../db/migrate';
 import 'reflect-metadata';
 import { Command } from 'commander';
@@ -7,6 +7,7 @@ import { BERTH_VERSION, MAX_MICROVERSION } from '../version';
 import { registerAuditCommand } from './audit-command';
 import { registerCheckCommand } from './check-command';
 import { openDatabase } from './database';
+import { registerDemoCommand } from './demo-command';
 import { configOrExit, exitWithStartupError } from './errors';
 import { registerExportCommand } from './export-placement-command';
 import { registerImportCommand } from './import-command';
@@ -67,6 +68,7 @@ registerExportCommand(program);
 registerTokenCommand(program);
 registerCheckCommand(program);
 registerAuditCommand(program);
+registerDemoCommand(program);
 
 program
   .command('version')

@@ -1,0 +1,54 @@
+// A small seeded generator (mulberry32) for the demo cloud: the same seed gives the same cloud,
+// uuids included, on every machine and Node version (Math.random cannot be seeded).
+
+/** Seeded pseudo-random numbers; not for secrets. */
+export class DemoRandom {
+  private state: number;
+
+  constructor(seed: number) {
+    this.state = seed >>> 0;
+  }
+
+  /** A number in [0, 1). */
+  next(): number {
+    this.state = (this.state + 0x6d2b79f5) >>> 0;
+    let t = this.state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+
+  /** An integer in [min, max]. */
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
+
+  /** True with probability `p`. */
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+
+  /** One of `items` (not empty). */
+  pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.next() * items.length)]!;
+  }
+
+  /** `count` distinct items of `items`, in their original order. */
+  sample<T>(items: readonly T[], count: number): T[] {
+    const keys = items.map((item, i) => ({ item, i, k: this.next() }));
+    return keys
+      .sort((a, b) => a.k - b.k)
+      .slice(0, count)
+      .sort((a, b) => a.i - b.i)
+      .map((x) => x.item);
+  }
+
+  /** A version-4 layout uuid from the sequence. */
+  uuid(): string {
+    const hex = Array.from({ length: 16 }, () => this.int(0, 255));
+    hex[6] = (hex[6]! & 0x0f) | 0x40;
+    hex[8] = (hex[8]! & 0x3f) | 0x80;
+    const s = hex.map((b) => b.toString(16).padStart(2, '0')).join('');
+    return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
+  }
+}

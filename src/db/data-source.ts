@@ -1,6 +1,6 @@
 // Builds TypeORM DataSources for PostgreSQL (real server or embedded PGlite over the wire protocol).
 import { types } from 'pg';
-import { DataSource, type Logger as TypeOrmLogger } from 'typeorm';
+import { DataSource, type MigrationInterface, type Logger as TypeOrmLogger } from 'typeorm';
 import { migrations } from '../../migrations/index';
 import { entities } from './entities/index';
 
@@ -18,6 +18,8 @@ export interface DataSourceOptions {
   readonly poolSize?: number;
   /** Optional TypeORM logger (tests count queries with one). */
   readonly logger?: TypeOrmLogger;
+  /** The migrations to run instead of berth's (tests of the embedded template). */
+  readonly migrations?: readonly (new () => MigrationInterface)[];
 }
 
 /** Creates (does not initialise) a DataSource with berth's entities and migrations. */
@@ -27,7 +29,7 @@ export function createDataSource(opts: DataSourceOptions): DataSource {
     url: opts.url,
     schema: opts.schema,
     entities,
-    migrations,
+    migrations: opts.migrations ? [...opts.migrations] : migrations,
     migrationsTableName: 'berth_migrations',
     migrationsTransactionMode: 'each',
     synchronize: false,

@@ -11,7 +11,7 @@
 // wait together, e.g. while a third one holds a transaction. So berth replaces that queue with
 // {@link SessionQueue}: one connection at a time owns the session, from its first message until
 // PostgreSQL is ready for the next query outside a transaction block.
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { lockDataDir } from './data-dir-lock';
 
@@ -27,23 +27,36 @@ export interface EmbeddedPg {
  * Starts PGlite in `dataDir` (created if missing; `memory://` for a throwaway database) and
  * serves it on 127.0.0.1:`port` (0 = any free port). The directory is locked while it runs.
  * @param maxConnections must be >= the pg pool size (the server's default is 1).
+ * @param initialise called, under the lock, with the PostgreSQL data directory when it holds no
+ *   database yet, before PGlite opens it (the server fills it from a template:
+ *   src/db/embedded-template.ts); PGlite creates a database in it when it is still empty.
  */
 export async function startEmbeddedPg(
   dataDir: string,
-  opts: { port?: number; maxConnections?: number } = {},
+  opts: {
+    port?: number;
+    maxConnections?: number;
+    initialise?: (pgdata: string) => Promise<void>;
+  } = {},
 ): Promise<EmbeddedPg> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
   let dir = dataDir;
   let unlock = () => {};
-  if (!dataDir.startsWith('memory://')) {
+  const persisted = !dataDir.startsWith('memory://');
+  if (persisted) {
     mkdirSync(path.resolve(dataDir), { recursive: true });
     // @throws DataDirLockedError: a second process on the same folder would lose writes.
     unlock = lockDataDir(path.resolve(dataDir));
     dir = path.resolve(dataDir, 'pgdata');
-    mkdirSync(dir, { recursive: true });
   }
   try {
+    if (persisted) {
+      if (opts.initialise && (!existsSync(dir) || readdirSync(dir).length === 0)) {
+        await opts.initialise(dir);
+      }
+      mkdirSync(dir, { recursive: true });
+    }
     const db = await PGlite.create(dir);
     const server = new PGLiteSocketServer({
       db,

@@ -7,6 +7,7 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { createDataSource } from './data-source';
 import { type EmbeddedPg, startEmbeddedPg } from './embedded-pg';
+import { initialiseFromTemplate, templateCacheDir } from './embedded-template';
 import { migrateDatabase } from './migrate';
 import { seedStandard } from './seed';
 
@@ -26,10 +27,11 @@ export async function connectDatabase(
   url: string | undefined,
   dataDir: string,
   pool: { readonly poolSize: number; readonly maxConnections: number },
+  initialise?: (pgdata: string) => Promise<void>,
 ): Promise<ConnectedDatabase> {
   const embedded = url
     ? undefined
-    : await startEmbeddedPg(dataDir, { maxConnections: pool.maxConnections });
+    : await startEmbeddedPg(dataDir, { maxConnections: pool.maxConnections, initialise });
   const target = url ?? embedded!.url;
   const dataSource = createDataSource({ url: target, poolSize: pool.poolSize });
   try {
@@ -52,10 +54,18 @@ export async function openServerDatabase(
   log: Logger,
   opts: { readonly migrate?: boolean } = {},
 ): Promise<ConnectedDatabase> {
-  const db = await connectDatabase(config.databaseUrl, config.dataDir, {
-    poolSize: config.dbPoolSize,
-    maxConnections: config.dbPoolSize + 2,
-  });
+  // A fresh embedded data directory is a copy of the migrated template (src/db/embedded-template.ts).
+  const cache = opts.migrate === false || config.databaseUrl ? undefined : templateCacheDir();
+  const db = await connectDatabase(
+    config.databaseUrl,
+    config.dataDir,
+    { poolSize: config.dbPoolSize, maxConnections: config.dbPoolSize + 2 },
+    cache
+      ? initialiseFromTemplate(cache, (err) =>
+          log.warn({ err, cache }, 'embedded PostgreSQL: no template; creating the database'),
+        )
+      : undefined,
+  );
   if (db.embedded) {
     log.info({ dataDir: config.dataDir }, 'embedded PostgreSQL (PGlite) started');
   }

@@ -97,23 +97,24 @@ export const GRAPHIQL_TITLE = 'berth';
  * The editor's first query (and every new tab's): it answers on a fresh server (an empty list,
  * then the providers `berth demo` or nova-compute created) and shows the shape of the API.
  */
-export const DEFAULT_QUERY = `# berth GraphQL: Placement's resource providers, inventories, usages and
-# allocation candidates, plus scheduling (mutation schedule), capacity and audit.
-# Press Ctrl-Enter (or the run button) to run; the Docs pane lists every field.
-# Sample data: \`npm run demo\` (or \`berth demo\`) seeds a small cloud.
+export const DEFAULT_QUERY = `# berth: Placement's providers, usage and scheduling.
+# Run it with Ctrl-Enter; every field is in the Docs.
+# No data yet? \`npm run demo\` seeds a demo cloud.
 
 query Providers {
   version { berth placementMicroversion }
-  capacity { providerCount lines { resourceClass capacity used free utilisation } }
+  capacity {
+    providerCount
+    lines { resourceClass capacity used utilisation }
+  }
   resourceProviders(first: 10) {
     totalCount
     edges {
       node {
         name
-        uuid
         traits
         aggregates { name metadata { key value } }
-        inventories { resourceClass total reserved allocationRatio capacityExact usedExact }
+        inventories { resourceClass total reserved allocationRatio }
         usages { resourceClass usedExact }
       }
     }

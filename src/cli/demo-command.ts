@@ -144,7 +144,7 @@ export function registerDemoCommand(program: Command): void {
     .option('--force', 'seed even when the server already holds other resource providers')
     .addHelpText(
       'after',
-      '\nAuth: the embedded default (no DATABASE_URL) runs with auth off. With auth on, create a token\non the server first: `berth token create --role admin --name demo`, then\n`BERTH_TOKEN=berth_… berth demo` (or --token).',
+      "\nAuth: the embedded default (no DATABASE_URL) runs with auth off. With auth on, create a token\nin the server's database first (same DATABASE_URL): `berth token create --role admin --name demo`,\nthen `BERTH_TOKEN=berth_… berth demo` (or --token).",
     )
     .action(async (o: { url?: string; token?: string; seed?: number; force?: boolean }) => {
       // The server's address; its GraphQL endpoint, as GraphiQL shows it, is accepted too.

@@ -35,7 +35,7 @@ function importPlacement(source: string, schema: string): { status: number; out:
     process.execPath,
     [
       '-r',
-      'ts-node/register/transpile-only',
+      path.join(root, 'test/support/swc-register.cjs'),
       'src/cli/main.ts',
       'import',
       'placement',

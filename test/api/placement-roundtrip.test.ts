@@ -36,7 +36,7 @@ function berthCli(schema: string, args: string[]): { status: number; out: string
   url.searchParams.set('options', `-c search_path=${schema}`);
   const res = spawnSync(
     process.execPath,
-    ['-r', 'ts-node/register/transpile-only', 'src/cli/main.ts', ...args],
+    ['-r', path.join(root, 'test/support/swc-register.cjs'), 'src/cli/main.ts', ...args],
     {
       cwd: root,
       encoding: 'utf8',

@@ -21,7 +21,7 @@ function berth(
   delete env.REDIS_URL;
   const child = spawn(
     process.execPath,
-    ['-r', 'ts-node/register/transpile-only', 'src/cli/main.ts', ...args],
+    ['-r', path.join(root, 'test/support/swc-register.cjs'), 'src/cli/main.ts', ...args],
     { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';

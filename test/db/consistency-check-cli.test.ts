@@ -30,7 +30,7 @@ function berth(args: string[], env: Record<string, string>) {
   delete clean.REDIS_URL;
   const r = spawnSync(
     process.execPath,
-    ['-r', 'ts-node/register/transpile-only', 'src/cli/main.ts', ...args],
+    ['-r', path.join(root, 'test/support/swc-register.cjs'), 'src/cli/main.ts', ...args],
     { cwd: root, env: { ...clean, ...env }, encoding: 'utf8' },
   );
   return { code: r.status, out: r.stdout, err: r.stderr };

@@ -25,10 +25,14 @@ let server: ChildProcess;
 let url: string;
 
 beforeAll(async () => {
-  server = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', '-e', SERVER], {
-    cwd: root,
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  server = spawn(
+    process.execPath,
+    ['-r', path.join(root, 'test/support/swc-register.cjs'), '-e', SERVER],
+    {
+      cwd: root,
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
   url = await new Promise<string>((resolve, reject) => {
     let out = '';
     server.stdout?.on('data', (d) => {

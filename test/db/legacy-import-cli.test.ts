@@ -185,7 +185,7 @@ describe('berth import compute-nodes (real process)', () => {
           process.execPath,
           [
             '-r',
-            'ts-node/register/transpile-only',
+            path.join(root, 'test/support/swc-register.cjs'),
             'src/cli/main.ts',
             'import',
             'compute-nodes',

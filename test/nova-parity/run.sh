@@ -13,4 +13,4 @@ if ! "$PY" -c 'import nova.scheduler.filters, nova.scheduler.weights' 2>/dev/nul
   echo "python3-nova missing: apt-get install -y python3-nova" >&2
   exit 1
 fi
-exec node -r ./test/nova-parity/swc-register.cjs test/nova-parity/main.ts
+exec node -r ./test/support/swc-register.cjs test/nova-parity/main.ts

@@ -8,12 +8,14 @@ import { createTestDb, onEmbedded, schemaUrl } from './db';
 /** The repository root (the CLI's working directory). */
 export const root = path.resolve(__dirname, '../..');
 
-/** How node runs the CLI from the TypeScript sources (after `process.execPath`). */
-export const CLI_ARGS: readonly string[] = [
+/** Node's `-r` hook that runs the TypeScript sources (swc; cluster workers inherit it). */
+export const TS_REGISTER: readonly string[] = [
   '-r',
-  'ts-node/register/transpile-only',
-  'src/cli/main.ts',
+  path.join(root, 'test/support/swc-register.cjs'),
 ];
+
+/** How node runs the CLI from the TypeScript sources (after `process.execPath`). */
+export const CLI_ARGS: readonly string[] = [...TS_REGISTER, 'src/cli/main.ts'];
 
 /** A clean environment (none of the caller's DATABASE_URL, REDIS_URL, BERTH_WORKERS) plus `env`. */
 export function cliEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {

@@ -1,8 +1,12 @@
-// Nova parity harness: a require hook compiling TypeScript with @swc/core (the options of the jest
-// projects in package.json), so main.ts runs from source without `npm run build` (ts-node takes
-// ~10 s to start on this code base; this takes ~2).
+// A require hook compiling TypeScript with @swc/core (the options of the jest projects in
+// package.json), so the CLI and scripts run from source without `npm run build`: the CLI tests'
+// child processes and the Nova parity harness (`node -r ./test/support/swc-register.cjs x.ts`).
+// ts-node's transpile-only start of src/cli/main.ts costs ~7 s of CPU; this ~1.
 const fs = require('node:fs');
 const swc = require('@swc/core');
+
+// Stack traces name the .ts lines (the inline source maps below).
+process.setSourceMapsEnabled(true);
 
 const options = {
   swcrc: false,

@@ -33,7 +33,7 @@ describe('ioredis without a String subclass', () => {
   it('loads the replacement VerbatimString and still decodes verbatim replies', () => {
     const out = execFileSync(
       process.execPath,
-      ['-r', 'ts-node/register/transpile-only', '-e', SCRIPT],
+      ['-r', path.join(root, 'test/support/swc-register.cjs'), '-e', SCRIPT],
       { cwd: root, encoding: 'utf8' },
     );
     expect(JSON.parse(out)).toEqual({

@@ -39,6 +39,18 @@ function pgliteDir(): string {
   return path.resolve(path.dirname(require.resolve('@electric-sql/pglite')), '..');
 }
 
+/**
+ * A migration method's code as every compiler of berth's (tsc, swc, ts-node) prints it: without
+ * comments, whitespace and trailing commas, which they print differently.
+ */
+function codeOf(fn: unknown): string {
+  return String(fn)
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\/\/[^\n]*/g, '')
+    .replace(/\s+/g, '')
+    .replace(/,(?=[\])}])/g, '');
+}
+
 /** What a template made with `list` is named: PGlite's version and each migration's name and code. */
 export function templateKey(list: readonly MigrationClass[] = berthMigrations): string {
   const pglite = JSON.parse(readFileSync(path.join(pgliteDir(), 'package.json'), 'utf8')) as {
@@ -46,7 +58,7 @@ export function templateKey(list: readonly MigrationClass[] = berthMigrations): 
   };
   const h = createHash('sha256').update(`pglite ${pglite.version}\n`);
   for (const m of list) {
-    h.update(`${m.name}\n${String(m.prototype.up)}\n${String(m.prototype.down)}\n`);
+    h.update(`${m.name}\n${codeOf(m.prototype.up)}\n${codeOf(m.prototype.down)}\n`);
   }
   return h.digest('hex').slice(0, 24);
 }

@@ -1,18 +1,18 @@
 // A rolling upgrade's middle: the previous release (v0.1.0: its git tag, or the commit it names)
 // still serving while the current code has migrated the database and serves beside it. The
 // release is materialised with `git archive`, given the current node_modules (a superset of its
-// dependencies) and compiled with the current tsc into os.tmpdir()/berth-release-<tag>-<commit>
-// (kept between runs, keyed by the commit). Then: the current `berth migrate` on a fresh
-// database, the old release's `berth serve` on it (it must start, report ready, and leave the
-// migrations table as it found it), the current `berth serve` beside it, and Placement REST
+// dependencies) and run from its sources (test/support/swc-register.cjs) in
+// os.tmpdir()/berth-release-<tag>-<commit>-src (kept between runs, keyed by the commit). Then: the
+// current `berth migrate` on a fresh database, the old release's `berth serve` on it (it must
+// start, report ready, and leave the migrations table as it found it), the current `berth serve` beside it, and Placement REST
 // writes and reads through each seen by the other, with a claim made on the old one (candidates,
 // then PUT /allocations) and a GraphQL `schedule` on it too.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { root } from '../support/cli';
+import { root, TS_REGISTER } from '../support/cli';
 import {
   call,
   freePort,
@@ -53,13 +53,14 @@ const tag = tagCommit();
 const problem = NEEDS_POSTGRES ?? tag.problem;
 
 /**
- * The old release, compiled: os.tmpdir()/berth-release-<tag>-<commit>/dist. Built in a
- * temporary directory and renamed into place, so a half-built tree is never reused.
+ * The old release's sources: os.tmpdir()/berth-release-<tag>-<commit>, run as they are through the
+ * swc require hook the CLI tests use (no compile step). Extracted into a temporary directory and
+ * renamed into place, so a half-extracted tree is never reused.
  */
 function oldRelease(commit: string): string {
-  const dir = path.join(tmpdir(), `berth-release-${TAG}-${commit.slice(0, 12)}`);
-  if (existsSync(path.join(dir, 'dist/src/cli/main.js'))) {
-    // The cached build runs on this checkout's node_modules (the one that built it may be gone).
+  const dir = path.join(tmpdir(), `berth-release-${TAG}-${commit.slice(0, 12)}-src`);
+  if (existsSync(path.join(dir, 'src/cli/main.ts'))) {
+    // The cached tree runs on this checkout's node_modules (the one it was made with may be gone).
     rmSync(path.join(dir, 'node_modules'), { force: true });
     symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
     return dir;
@@ -72,21 +73,6 @@ function oldRelease(commit: string): string {
   });
   execFileSync('tar', ['-x', '-C', building], { input: archive });
   symlinkSync(path.join(root, 'node_modules'), path.join(building, 'node_modules'), 'dir');
-  // The release's own tsconfig, minus tests, benches and the console: what `berth serve` runs.
-  writeFileSync(
-    path.join(building, 'tsconfig.release.json'),
-    JSON.stringify({
-      extends: './tsconfig.json',
-      compilerOptions: { incremental: false, tsBuildInfoFile: null },
-      include: ['src', 'migrations', 'filters', 'schema', 'ormconfig.ts'],
-      exclude: ['**/*.test.ts'],
-    }),
-  );
-  execFileSync(
-    path.join(root, 'node_modules/.bin/tsc'),
-    ['-p', path.join(building, 'tsconfig.release.json')],
-    { stdio: 'pipe' },
-  );
   rmSync(dir, { recursive: true, force: true });
   renameSync(building, dir);
   return dir;
@@ -124,7 +110,7 @@ describeUpgrade(
       delete clean.REDIS_URL;
       delete clean.BERTH_WORKERS;
       old = await replicaOf(
-        spawn(process.execPath, ['dist/src/cli/main.js', 'serve', '--workers', '1'], {
+        spawn(process.execPath, [...TS_REGISTER, 'src/cli/main.ts', 'serve', '--workers', '1'], {
           cwd: release,
           env: { ...clean, NODE_ENV: 'production', ...replicaEnv(db.url, oldPort) },
           stdio: ['ignore', 'pipe', 'pipe'],

@@ -13,7 +13,7 @@ import {
 } from '../cluster';
 import type { Config } from '../config';
 import { CONSOLE_PREFIX } from '../console-assets';
-import { prepareServerDatabase } from '../db/open';
+import { prepareServerDatabase, startEmbeddedEarly } from '../db/open';
 import { authSummary } from '../http/readiness';
 import { createLogger, type Logger } from '../logger';
 import { startTracing } from '../observability/tracing';
@@ -59,6 +59,10 @@ async function serveHere(
   const worker = 'worker' in who ? who.worker : undefined;
   // Before the server's modules load: the instrumentations patch them as they are required.
   const tracing = startTracing();
+  if (!worker) {
+    // Opens in its own thread while the modules below load (one process on the embedded database).
+    startEmbeddedEarly(cfg, log);
+  }
   // Loaded here, not at the top: a cluster primary never serves, and is ~30 MiB smaller without
   // the app (require: a dynamic import() would be ESM, which ts-node runs of src/ cannot load).
   const { startServer } = require('../server') as typeof import('../server');

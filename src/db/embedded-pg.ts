@@ -14,6 +14,7 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { lockDataDir } from './data-dir-lock';
+import { serveInThread, threadEntry } from './embedded-thread';
 
 /** A running embedded database. */
 export interface EmbeddedPg {
@@ -25,7 +26,10 @@ export interface EmbeddedPg {
 
 /**
  * Starts PGlite in `dataDir` (created if missing; `memory://` for a throwaway database) and
- * serves it on 127.0.0.1:`port` (0 = any free port). The directory is locked while it runs.
+ * serves it on 127.0.0.1:`port` (0 = any free port), in a thread of its own where one can load
+ * (src/db/embedded-thread.ts): PostgreSQL's start (about two seconds of wasm) then overlaps the
+ * server's, and its queries run beside the server's event loop. The directory is locked while it
+ * runs.
  * @param maxConnections must be >= the pg pool size (the server's default is 1).
  * @param initialise called, under the lock, with the PostgreSQL data directory when it holds no
  *   database yet, before PGlite opens it (the server fills it from a template:
@@ -39,8 +43,6 @@ export async function startEmbeddedPg(
     initialise?: (pgdata: string) => Promise<void>;
   } = {},
 ): Promise<EmbeddedPg> {
-  const { PGlite } = await import('@electric-sql/pglite');
-  const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
   let dir = dataDir;
   let unlock = () => {};
   const persisted = !dataDir.startsWith('memory://');
@@ -57,29 +59,54 @@ export async function startEmbeddedPg(
       }
       mkdirSync(dir, { recursive: true });
     }
-    const db = await PGlite.create(dir);
-    const server = new PGLiteSocketServer({
-      db,
-      host: '127.0.0.1',
-      port: opts.port ?? 0,
-      maxConnections: opts.maxConnections ?? 20,
-    });
-    installSessionQueue(server, db);
-    await server.start();
-    const conn = server.getServerConn();
+    const settings = { port: opts.port ?? 0, maxConnections: opts.maxConnections ?? 20 };
+    const entry = threadEntry();
+    const served = entry
+      ? await serveInThread(entry, dir, settings)
+      : await servePglite(dir, settings);
+    let stopped: Promise<void> | undefined;
     return {
-      url: `postgres://postgres@${conn}/postgres`,
-      async stop() {
-        try {
-          await server.stop();
-          await db.close();
-        } finally {
-          unlock();
-        }
+      url: served.url,
+      stop() {
+        stopped ??= served.stop().finally(unlock);
+        return stopped;
       },
     };
   } catch (err) {
     unlock();
+    throw err;
+  }
+}
+
+/**
+ * Opens PGlite on `dir` and serves it on 127.0.0.1 (in the calling thread: the embedded
+ * database's thread, src/db/embedded-worker.ts, runs this).
+ */
+export async function servePglite(
+  dir: string,
+  opts: { readonly port: number; readonly maxConnections: number },
+): Promise<EmbeddedPg> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
+  const db = await PGlite.create(dir);
+  try {
+    const server = new PGLiteSocketServer({
+      db,
+      host: '127.0.0.1',
+      port: opts.port,
+      maxConnections: opts.maxConnections,
+    });
+    installSessionQueue(server, db);
+    await server.start();
+    return {
+      url: `postgres://postgres@${server.getServerConn()}/postgres`,
+      async stop() {
+        await server.stop();
+        await db.close();
+      },
+    };
+  } catch (err) {
+    await db.close().catch(() => undefined);
     throw err;
   }
 }

@@ -2,6 +2,7 @@
 // it is unset. The server also migrates and seeds it; CLI commands connect through the same core
 // (src/cli/database.ts).
 
+import path from 'node:path';
 import type { DataSource } from 'typeorm';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
@@ -29,9 +30,12 @@ export async function connectDatabase(
   pool: { readonly poolSize: number; readonly maxConnections: number },
   initialise?: (pgdata: string) => Promise<void>,
 ): Promise<ConnectedDatabase> {
+  const early = url ? undefined : startedEarly.get(path.resolve(dataDir));
+  startedEarly.delete(path.resolve(dataDir));
   const embedded = url
     ? undefined
-    : await startEmbeddedPg(dataDir, { maxConnections: pool.maxConnections, initialise });
+    : await (early ??
+        startEmbeddedPg(dataDir, { maxConnections: pool.maxConnections, initialise }));
   const target = url ?? embedded!.url;
   const dataSource = createDataSource({ url: target, poolSize: pool.poolSize });
   try {
@@ -41,6 +45,40 @@ export async function connectDatabase(
     throw err;
   }
   return { dataSource, url: target, embedded };
+}
+
+/** Embedded databases started by {@link startEmbeddedEarly}, by data directory, until taken. */
+const startedEarly = new Map<string, Promise<EmbeddedPg>>();
+
+function serverPool(config: Config) {
+  return { poolSize: config.dbPoolSize, maxConnections: config.dbPoolSize + 2 };
+}
+
+/** Fills a fresh embedded data directory from the migrated template (src/db/embedded-template.ts). */
+function templateFor(log: Logger): ((pgdata: string) => Promise<void>) | undefined {
+  const cache = templateCacheDir();
+  return cache
+    ? initialiseFromTemplate(cache, (err) =>
+        log.warn({ err, cache }, 'embedded PostgreSQL: no template; creating the database'),
+      )
+    : undefined;
+}
+
+/**
+ * Starts the embedded database of `config` (none with DATABASE_URL) for {@link openServerDatabase}
+ * to take: called by `berth serve` before it loads the server's modules, so PGlite opens in its
+ * thread meanwhile. A failure surfaces where it is taken.
+ */
+export function startEmbeddedEarly(config: Config, log: Logger): void {
+  if (config.databaseUrl) {
+    return;
+  }
+  const started = startEmbeddedPg(config.dataDir, {
+    maxConnections: serverPool(config).maxConnections,
+    initialise: templateFor(log),
+  });
+  started.catch(() => undefined);
+  startedEarly.set(path.resolve(config.dataDir), started);
 }
 
 /**
@@ -54,17 +92,11 @@ export async function openServerDatabase(
   log: Logger,
   opts: { readonly migrate?: boolean } = {},
 ): Promise<ConnectedDatabase> {
-  // A fresh embedded data directory is a copy of the migrated template (src/db/embedded-template.ts).
-  const cache = opts.migrate === false || config.databaseUrl ? undefined : templateCacheDir();
   const db = await connectDatabase(
     config.databaseUrl,
     config.dataDir,
-    { poolSize: config.dbPoolSize, maxConnections: config.dbPoolSize + 2 },
-    cache
-      ? initialiseFromTemplate(cache, (err) =>
-          log.warn({ err, cache }, 'embedded PostgreSQL: no template; creating the database'),
-        )
-      : undefined,
+    serverPool(config),
+    opts.migrate === false || config.databaseUrl ? undefined : templateFor(log),
   );
   if (db.embedded) {
     log.info({ dataDir: config.dataDir }, 'embedded PostgreSQL (PGlite) started');

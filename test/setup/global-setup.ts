@@ -8,7 +8,7 @@ declare global {
   var __berthEmbeddedStop: (() => Promise<void>) | undefined;
 }
 
-export default async function globalSetup(): Promise<void> {
+export default async function globalSetup(globalConfig: { maxWorkers: number }): Promise<void> {
   // The browser tests (test/ui) share one build of the console, made here once.
   if (CHROMIUM) {
     ensureConsoleBuilt();
@@ -27,6 +27,13 @@ export default async function globalSetup(): Promise<void> {
     process.env.BERTH_TEST_DATABASE_URL = process.env.DATABASE_URL;
     process.env.BERTH_TEST_EMBEDDED = '';
     return;
+  }
+  if (globalConfig.maxWorkers > 1) {
+    // PGlite is one database session: two test files at once would switch each other's
+    // search_path (each file has its own schema). npm test runs two workers only with DATABASE_URL.
+    throw new Error(
+      `embedded PGlite serves one test file at a time: run jest with --maxWorkers=1 (got ${globalConfig.maxWorkers}) or set DATABASE_URL`,
+    );
   }
   const pg = await startEmbeddedPg('memory://', { maxConnections: 64 });
   process.env.BERTH_TEST_DATABASE_URL = pg.url;

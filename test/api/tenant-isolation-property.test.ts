@@ -15,6 +15,7 @@ import {
 } from 'graphql';
 import { schema } from '../../schema/index';
 import { type Role, roleAllows, roleForOperation } from '../../src/auth/roles';
+import { DemoRandom } from '../../src/demo/random';
 import { createLogger } from '../../src/logger';
 import { createTestApp, type TestApp } from '../support/app';
 import { gql } from '../support/graphql';
@@ -33,22 +34,8 @@ const MIN_DEPTH = 5;
 const MAX_DEPTH = 8;
 
 /** A small deterministic generator (mulberry32), seeded by fast-check. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    chance: (p: number) => next() < p,
-    int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),
-    pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!,
-  };
-}
-type Rng = ReturnType<typeof rng>;
+const rng = (seed: number) => new DemoRandom(seed);
+type Rng = DemoRandom;
 
 /**
  * A random selection set on `type`: one to three fields, object fields preferred until

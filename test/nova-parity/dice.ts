@@ -2,17 +2,10 @@
 // choices built on it). One 32-bit seed per scenario, derived from the run's seed and the
 // scenario's index, so any scenario is replayed exactly.
 
+import { mulberry32 } from '../../src/demo/random';
+
 /** mulberry32: a small seeded PRNG, uniform in [0, 1). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const prng = mulberry32;
 
 /** The seed of scenario `index` of a run seeded `master`. */
 export function scenarioSeed(master: number, index: number): number {

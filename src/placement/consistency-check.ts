@@ -101,6 +101,9 @@ export async function runConsistencyChecks(
     // SET LOCAL takes no bind parameters; both values are built here, not taken from input.
     await qr.query(`SET LOCAL statement_timeout = ${Math.max(0, Math.trunc(timeoutMs))}`);
     await qr.query(`SET LOCAL application_name = 'berth check ${process.pid}'`);
+    // The checks' cost estimates (JSON expanded per move, tables without statistics) pass the JIT
+    // threshold even on an empty database, and compiling costs ~1.5 s a query; each runs once.
+    await qr.query('SET LOCAL jit = off');
     // A client that dies without cancelling (SIGKILL) is noticed by the server within a second,
     // even in a lock wait; where the platform lacks the setting, it is skipped.
     await qr.query(

@@ -30,7 +30,9 @@ const maybe = missing ? describe.skip : describe;
 // Long enough for a test's calls on a busy machine (one uwsgi process answers Keystone's side,
 // seconds a call under load), short enough for the expiry test to wait it out.
 const TOKEN_LIFE_S = 30;
-const CACHE_S = 2;
+// berth's token cache period: long enough that revoking a token (a Keystone call, seconds on a
+// busy machine) ends inside it.
+const CACHE_S = 10;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The shell block of docs/openstack.md's "Switch the catalog endpoint" step, aimed at `url`. */
@@ -186,11 +188,18 @@ maybe('BERTH_AUTH=keystone (real Keystone)', () => {
 
   it(`refuses a revoked token once the cache period (${CACHE_S} s) has passed`, async () => {
     const { token } = await ks.token('nova');
+    // berth caches the validation it makes during this call: from after `sent` to after `answered`.
+    const sent = Date.now();
     expect((await call(rest, 'GET', '/resource_providers', token)).status).toBe(200);
+    const answered = Date.now();
     await ks.revoke(token);
     // Within the cache period the revocation is not seen yet (the documented bound) …
-    expect((await call(rest, 'GET', '/resource_providers', token)).status).toBe(200);
-    await sleep(CACHE_S * 1000 + 300);
+    if (Date.now() < sent + CACHE_S * 1000 - 1000) {
+      expect((await call(rest, 'GET', '/resource_providers', token)).status).toBe(200);
+    } else {
+      console.warn('keystone-auth: revoking took the whole cache period; in-period check not made');
+    }
+    await sleep(Math.max(0, answered + CACHE_S * 1000 + 300 - Date.now()));
     const after = await call(rest, 'GET', '/resource_providers', token);
     expect(after.status).toBe(401);
   }, 60_000);

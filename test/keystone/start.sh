@@ -58,6 +58,11 @@ key_repository = $dir/fernet-keys
 key_repository = $dir/credential-keys
 [cache]
 enabled = false
+[identity]
+# bcrypt's cheapest cost: every password authentication hashes (12 rounds by default, a second
+# of CPU on a busy machine). A test identity service, not a store of real passwords.
+password_hash_algorithm = bcrypt
+password_hash_rounds = 4
 CONF
 
 manage() { keystone-manage --config-file "$conf" "$@" >>"$dir/manage.log" 2>&1; }

@@ -4,7 +4,7 @@
 // cell per host; image disk format and hw_* properties, required traits, a device profile,
 // ephemeral encryption and a cross-cell move hint on the request. berth-side.ts and nova_side.py
 // write in their headers how each maps.
-import { Dice, prng } from './dice';
+import { Dice } from './dice';
 import type { Aggregate, HostBase, Request } from './scenario';
 
 /** What only some plugins read of a host. */
@@ -117,7 +117,7 @@ export function addExtras(
   hosts: readonly HostBase[],
   r: Request,
 ): { extras: Record<string, HostExtras>; aggregates: Aggregate[] } {
-  const d = new Dice(prng((seed ^ 0x5eed5eed) >>> 0));
+  const d = new Dice((seed ^ 0x5eed5eed) >>> 0);
   const cells = [d.uuid(), d.uuid()];
   const extras = Object.fromEntries(hosts.map((h) => [h.uuid, hostExtras(d, cells)]));
   requestExtras(d, r.image, r.extraSpecs);

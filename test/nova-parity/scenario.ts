@@ -5,7 +5,7 @@
 // berth-side.ts turns it into Placement data, nova_side.py into Nova objects; each side's mapping
 // is written in its header. Everything comes from one 32-bit seed (mulberry32), so a scenario is
 // replayed exactly from `NOVA_PARITY_SEED` and its index.
-import { Dice, prng, scenarioSeed } from './dice';
+import { Dice, scenarioSeed } from './dice';
 import { addExtras, type HostExtras } from './extras';
 import { type Profile, profileFor } from './profiles';
 import { FLAVOR_NAMES, request } from './request';
@@ -300,7 +300,7 @@ function groups(d: Dice, k: number, insts: Instance[], projects: string[]): Grou
 /** Scenario `index` of the run seeded `master`. */
 export function generate(master: number, index: number): Scenario {
   const seed = scenarioSeed(master, index);
-  const d = new Dice(prng(seed));
+  const d = new Dice(seed);
   const profile = profileFor(index);
   const projects = [1, 2, 3].map((p) => `s${index}-p${p}`);
   const hosts = Array.from({ length: d.int(8, 30) }, (_, i) => host(d, index, i));

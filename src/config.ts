@@ -191,7 +191,7 @@ export interface Config {
   readonly watchdogMs: number;
   /** Audit events older than this many days are pruned by `berth serve`; 0 = kept forever. */
   readonly auditRetentionDays: number;
-  /** GraphQL operation names that always get their own /metrics label (README "Metrics"). */
+  /** GraphQL operation names that always get their own /metrics label (docs/operations.md "Metrics and tracing"). */
   readonly metricsOperationNames: readonly string[];
   /**
    * `berth serve` processes (BERTH_WORKERS; `--workers` overrides); undefined = one per core
@@ -205,7 +205,7 @@ export interface Config {
    * tokens (and berth API tokens), `off` = none needed.
    */
   readonly authMode: 'off' | 'token' | 'keystone';
-  /** Keystone settings when authMode is `keystone` (README "Keystone"). */
+  /** Keystone settings when authMode is `keystone` (docs/configuration.md "Keystone"). */
   readonly keystone: KeystoneConfig | undefined;
   /** Whether auth was chosen explicitly (for the start banner / readiness detail). */
   readonly authExplicit: boolean;
@@ -217,7 +217,7 @@ export interface Config {
   readonly embedded: boolean;
   /** Origins allowed to call /graphql from a browser (CORS); empty = none. */
   readonly corsOrigins: readonly string[];
-  /** Input armour and rate limits (README "Security"). */
+  /** Input armour and rate limits (docs/security.md "The edge, rate limits and armour"). */
   readonly limits: {
     /** Verified-token cache period in ms: a revoked token stops working within this bound. */
     readonly authCacheTtlMs: number;

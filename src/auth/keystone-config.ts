@@ -1,4 +1,4 @@
-// BERTH_KEYSTONE_* → the settings of BERTH_AUTH=keystone (README "Keystone"); src/config.ts
+// BERTH_KEYSTONE_* → the settings of BERTH_AUTH=keystone (docs/configuration.md "Keystone"); src/config.ts
 // calls it once and turns a problem into a ConfigError.
 import type { KeystoneSettings } from './keystone';
 

@@ -65,7 +65,7 @@ describe('a subscriber that stops reading', () => {
     const reader = res.body!.getReader();
     const decoder = new TextDecoder();
     let text = '';
-    const deadline = Date.now() + 5000;
+    const deadline = Date.now() + 20_000;
     while (!text.includes('"resync":true') && Date.now() < deadline) {
       const { value, done } = await Promise.race([
         reader.read(),

@@ -74,12 +74,12 @@ describe('berth serve SIGHUP', () => {
       writeFileSync(path.join(plugins, 'house-filter.js'), filter('HouseV2Filter'));
       writeFileSync(profiles, JSON.stringify({ house: { filters: ['HouseV2Filter'] } }));
       child.kill('SIGHUP');
-      await waitFor(() => logs().includes('scheduler configuration reloaded'), 10000);
+      await waitFor(() => logs().includes('scheduler configuration reloaded'), 20_000);
       expect(await filtersRun()).toEqual(['HouseV2Filter']);
 
       writeFileSync(profiles, '{"house": ');
       child.kill('SIGHUP');
-      await waitFor(() => logs().includes('scheduler configuration not reloaded'), 10000);
+      await waitFor(() => logs().includes('scheduler configuration not reloaded'), 20_000);
       expect(logs()).toMatch(/BERTH_SCHEDULER_PROFILES: .*profiles\.json is not JSON/);
       expect(await filtersRun()).toEqual(['HouseV2Filter']);
       expect(child.exitCode).toBeNull();
@@ -185,7 +185,7 @@ describe('berth serve SIGHUP', () => {
         ).createResourceProvider;
         await write(`mutation { setInventories(input: { providerUuid: "${uuid}", generation: 0,
           inventories: [{ resourceClass: "VCPU", total: 8 }] }) { uuid } }`);
-        await waitFor(async () => (await perWorker()).every((f) => f.length === 1), 10000);
+        await waitFor(async () => (await perWorker()).every((f) => f.length === 1), 20_000);
         expect(await perWorker()).toEqual([['HouseV1Filter'], ['HouseV1Filter']]);
         writeFileSync(path.join(plugins, 'house-filter.js'), filter('HouseV2Filter'));
         writeFileSync(profiles, JSON.stringify({ house: { filters: ['HouseV2Filter'] } }));

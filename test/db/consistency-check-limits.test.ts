@@ -128,7 +128,7 @@ describe('berth check limits', () => {
       const exited = exitOf(child);
       child.kill('SIGKILL');
       await exited;
-      await waitFor(async () => (await blocked()) === 0, 5_000);
+      await waitFor(async () => (await blocked()) === 0, 20_000);
     });
   });
 });

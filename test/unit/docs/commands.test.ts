@@ -4,8 +4,9 @@
 // not its help text); every BERTH_* variable is one the code reads; every relative link reaches
 // a file, and its #anchor a heading of that file. A failure lists `file:line: what is wrong`.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Command } from 'commander';
+import { type Code, linkProblems, slug } from './links';
 
 const repo = resolve(__dirname, '../../..');
 
@@ -17,13 +18,6 @@ const pages = [
     .sort()
     .map((f) => `docs/${f}`),
 ];
-
-/** A piece of code shown on a page: a line of a fenced block, or an inline code span. */
-interface Code {
-  readonly page: string;
-  readonly line: number;
-  readonly text: string;
-}
 
 /** Prose lines (outside fences) with their numbers, and every code line or span. */
 function scan(page: string): { prose: Code[]; code: Code[]; all: Code[] } {
@@ -252,80 +246,6 @@ function variableProblems(lines: readonly Code[], known: ReadonlySet<string>): s
   return problems;
 }
 
-// ---------------------------------------------------------------- links
-
-/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as dashes. */
-function slug(heading: string): string {
-  return heading
-    .replace(/`/g, '')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
-    .replace(/\s/g, '-');
-}
-
-const anchorCache = new Map<string, Set<string>>();
-
-/** The anchors of a markdown file: its headings' slugs (numbered when repeated) and HTML ids. */
-function anchorsOf(file: string): Set<string> {
-  let anchors = anchorCache.get(file);
-  if (!anchors) {
-    anchors = new Set();
-    const seen = new Map<string, number>();
-    let fenced = false;
-    for (const line of readFileSync(file, 'utf8').split('\n')) {
-      if (/^\s*(`{3,}|~{3,})/.test(line)) {
-        fenced = !fenced;
-        continue;
-      }
-      const h = fenced ? null : /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
-      if (h) {
-        const base = slug(h[1]!);
-        const n = seen.get(base) ?? 0;
-        seen.set(base, n + 1);
-        anchors.add(n === 0 ? base : `${base}-${n}`);
-      }
-      for (const m of line.matchAll(/<a\s+(?:id|name)="([^"]+)"/g)) {
-        anchors.add(m[1]!);
-      }
-    }
-    anchorCache.set(file, anchors);
-  }
-  return anchors;
-}
-
-function linkProblems(prose: readonly Code[]): string[] {
-  const problems: string[] = [];
-  for (const l of prose) {
-    const text = l.text.replace(/(`+).+?\1/g, '');
-    for (const m of text.matchAll(/!?\[[^\]]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
-      const target = m[1]!;
-      if (/^[a-z][a-z+.-]*:/i.test(target)) {
-        continue; // http:, https:, mailto:
-      }
-      const [path, anchor] = target.split('#') as [string, string | undefined];
-      const file = path === '' ? join(repo, l.page) : resolve(dirname(join(repo, l.page)), path);
-      let exists = true;
-      try {
-        statSync(file);
-      } catch {
-        exists = false;
-      }
-      if (!exists) {
-        problems.push(`${at(l)}: link to ${target}: ${relative(repo, file)} does not exist`);
-        continue;
-      }
-      if (anchor && file.endsWith('.md') && !anchorsOf(file).has(anchor)) {
-        problems.push(
-          `${at(l)}: link to ${target}: ${relative(repo, file)} has no heading #${anchor}`,
-        );
-      }
-    }
-  }
-  return problems;
-}
-
 // ---------------------------------------------------------------- the tests
 
 describe('the commands and links of README.md and docs/*.md', () => {
@@ -355,7 +275,12 @@ describe('the commands and links of README.md and docs/*.md', () => {
   });
 
   it('links only to files and headings that exist', () => {
-    expect(linkProblems(scanned.flatMap((p) => p.prose))).toEqual([]);
+    expect(
+      linkProblems(
+        repo,
+        scanned.flatMap((p) => p.prose),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -405,7 +330,7 @@ describe('the checker itself', () => {
         text: 'see [a](security.md#roles), [b](nowhere.md), [c](cli.md#no-such-heading), [d](https://x)',
       },
     ];
-    expect(linkProblems(prose)).toEqual([
+    expect(linkProblems(repo, prose)).toEqual([
       'docs/api.md:7: link to nowhere.md: docs/nowhere.md does not exist',
       'docs/api.md:7: link to cli.md#no-such-heading: docs/cli.md has no heading #no-such-heading',
     ]);

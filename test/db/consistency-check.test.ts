@@ -12,6 +12,7 @@ import { CONSISTENCY_CHECKS } from '../../src/placement/consistency-checks';
 import { createServices, type Services } from '../../src/services';
 import { createTestDb, type TestDb } from '../support/db';
 import { buildResourceProvider, claim } from '../support/factories';
+import { deleteRowsUndoably, withoutForeignKeys } from '../support/planting';
 
 type Planted = { subjects: string[]; undo: () => Promise<void> };
 
@@ -25,36 +26,14 @@ describe('consistency check', () => {
   const ids = {} as Record<'a' | 'b' | 'c', number>;
 
   const q = (sql: string, params: unknown[] = []) => db.dataSource.query(sql, params);
-  /** Runs `fn` with foreign-key triggers skipped (this transaction only). */
   const bypassingForeignKeys = (fn: (em: EntityManager) => Promise<unknown>) =>
-    db.dataSource.transaction(async (em) => {
-      await em.query('SET LOCAL session_replication_role = replica');
-      await fn(em);
-    });
-  /** Deletes rows of `table` matching `where`; the undo re-inserts them as they were. */
-  const deleteRows = async (
+    withoutForeignKeys(db.dataSource, fn);
+  const deleteRows = (
     table: string,
     where: string,
     params: unknown[],
     opts: { bypass?: boolean } = {},
-  ) => {
-    let saved: unknown[] = [];
-    const run = async (em: Pick<EntityManager, 'query'>) => {
-      // TypeORM answers a DELETE … RETURNING with [rows, affected].
-      const [rows]: [{ r: unknown }[], number] = await em.query(
-        `DELETE FROM ${table} t WHERE ${where} RETURNING to_jsonb(t.*) AS r`,
-        params,
-      );
-      saved = rows.map((x) => x.r);
-      expect(saved.length).toBeGreaterThan(0);
-    };
-    await (opts.bypass ? bypassingForeignKeys(run) : run(db.dataSource));
-    return async () => {
-      await q(`INSERT INTO ${table} SELECT * FROM jsonb_populate_recordset(NULL::${table}, $1)`, [
-        JSON.stringify(saved),
-      ]);
-    };
-  };
+  ) => deleteRowsUndoably(db.dataSource, table, where, params, opts);
   const idOf = (uuid: string) => `(SELECT id FROM resource_providers WHERE uuid = '${uuid}')`;
   const consumerId = (uuid: string) => `(SELECT id FROM consumers WHERE uuid = '${uuid}')`;
   const generationOf = async (uuid: string) => (await s.providers.get(uuid)).generation;

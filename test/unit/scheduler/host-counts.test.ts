@@ -5,16 +5,8 @@
 import { CapacityIndex } from '../../../src/placement/allocation-candidates/capacity-index';
 import type { IndexRows } from '../../../src/placement/allocation-candidates/index-rows';
 import { HostViewCache } from '../../../src/scheduler/state/host-view-cache';
+import { provider, uuid } from './index-fixtures';
 
-const uuid = (n: number) => `00000000-0000-0000-0000-${String(n).padStart(12, '0')}`;
-const provider = (id: number, parentId: number | null = null) => ({
-  id,
-  uuid: uuid(id),
-  name: `rp-${id}`,
-  generation: 1,
-  parentId,
-  rootId: parentId ?? id,
-});
 const inv = (providerId: number) => ({
   providerId,
   resourceClass: 'VCPU',

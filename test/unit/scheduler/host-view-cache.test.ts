@@ -4,9 +4,9 @@
 import { CapacityIndex } from '../../../src/placement/allocation-candidates/capacity-index';
 import type { AggregateWithMetadata } from '../../../src/placement/host-rows';
 import { HostViewCache } from '../../../src/scheduler/state/host-view-cache';
+import { provider, uuid } from './index-fixtures';
 
 const AGG = '00000000-0000-0000-0000-00000000a001';
-const uuid = (n: number) => `00000000-0000-0000-0000-${String(n).padStart(12, '0')}`;
 const inv = (providerId: number, total: number, used = 0) => ({
   providerId,
   resourceClass: 'VCPU',
@@ -17,14 +17,6 @@ const inv = (providerId: number, total: number, used = 0) => ({
   stepSize: 1,
   allocationRatio: 1,
   used,
-});
-const provider = (id: number, parentId: number | null = null, name = `rp-${id}`) => ({
-  id,
-  uuid: uuid(id),
-  name,
-  generation: 1,
-  parentId,
-  rootId: parentId ?? id,
 });
 
 function fixture() {

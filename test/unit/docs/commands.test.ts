@@ -6,49 +6,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
-import { type Code, linkProblems, slug } from './links';
-
-const repo = resolve(__dirname, '../../..');
-
-/** The pages checked: README.md and every docs/*.md. */
-const pages = [
-  'README.md',
-  ...readdirSync(join(repo, 'docs'))
-    .filter((f) => f.endsWith('.md'))
-    .sort()
-    .map((f) => `docs/${f}`),
-];
-
-/** Prose lines (outside fences) with their numbers, and every code line or span. */
-function scan(page: string): { prose: Code[]; code: Code[]; all: Code[] } {
-  const lines = readFileSync(join(repo, page), 'utf8').split('\n');
-  const prose: Code[] = [];
-  const code: Code[] = [];
-  const all: Code[] = [];
-  let fence: string | undefined;
-  lines.forEach((text, i) => {
-    const line = i + 1;
-    all.push({ page, line, text });
-    const f = /^\s*(`{3,}|~{3,})/.exec(text);
-    if (f) {
-      if (fence === undefined) {
-        fence = f[1];
-      } else if (text.trim().startsWith(fence)) {
-        fence = undefined;
-      }
-      return;
-    }
-    if (fence !== undefined) {
-      code.push({ page, line, text });
-      return;
-    }
-    prose.push({ page, line, text });
-    for (const m of text.matchAll(/(`+)(.+?)\1/g)) {
-      code.push({ page, line, text: m[2]!.replaceAll('\\|', '|') });
-    }
-  });
-  return { prose, code, all };
-}
+import { type Code, pages, repo, scan } from '../../support/doc-pages';
+import { linkProblems, slug } from './links';
 
 const scanned = pages.map(scan);
 const codes = scanned.flatMap((s) => s.code);

@@ -3,12 +3,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
-/** A piece of a page: a prose line, a line of a fenced block, or an inline code span. */
-export interface Code {
-  readonly page: string;
-  readonly line: number;
-  readonly text: string;
-}
+import type { Code } from '../../support/doc-pages';
 
 const at = (c: Code) => `${c.page}:${c.line}`;
 

@@ -1,5 +1,5 @@
 // GraphQL: server version information.
-import { BERTH_VERSION, MAX_MICROVERSION } from '../src/version';
+import { BERTH_VERSION, MAX_MICROVERSION } from '../src/lib/version';
 import { cloud } from './access';
 import { builder } from './builder';
 

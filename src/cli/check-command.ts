@@ -5,6 +5,7 @@
 // server before the process exits (130/143).
 import type { Command } from 'commander';
 import type { DataSource } from 'typeorm';
+import { alignedRows, jsonForTerminal } from '../lib/text-table';
 import {
   CheckInterruptedError,
   type CheckReport,
@@ -13,7 +14,6 @@ import {
   DEFAULT_STATEMENT_TIMEOUT_MS,
   runConsistencyChecks,
 } from '../placement/consistency-check';
-import { alignedRows, jsonForTerminal } from '../text-table';
 import { openDatabase } from './database';
 import { configOrExit, describeStartupError } from './errors';
 import { durationMs, positiveInt } from './int-options';

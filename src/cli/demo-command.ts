@@ -7,7 +7,7 @@ import { CONSOLE_PREFIX } from '../console-assets';
 import { buildDemoCloud, DEFAULT_SEED, instanceCount } from '../demo/cloud';
 import { ZONES } from '../demo/hosts';
 import type { DemoCloud } from '../demo/types';
-import { escapeForTerminal } from '../text-table';
+import { escapeForTerminal } from '../lib/text-table';
 import { DemoApiError, DemoClient, DemoRefusal } from './demo-client';
 import { createInfrastructure, type Placement, placeInstances, probe } from './demo-seed';
 

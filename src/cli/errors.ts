@@ -1,6 +1,6 @@
 // Turns start-up failures into one clear line (no stack traces for expected failures).
 import { type Config, ConfigError, loadConfig } from '../config';
-import { escapeForTerminal } from '../text-table';
+import { escapeForTerminal } from '../lib/text-table';
 
 /** One-line description of an error, escaped for the terminal (messages quote names and ids). */
 export function describeStartupError(err: unknown): string {

@@ -12,7 +12,7 @@ import {
 } from '../import/placement/export-placement';
 import { renderExportSummary } from '../import/placement/export-summary';
 import { ProgressBar, type ProgressStream } from '../import/progress';
-import { escapeForTerminal, jsonForTerminal } from '../text-table';
+import { escapeForTerminal, jsonForTerminal } from '../lib/text-table';
 import { openDatabase } from './database';
 import { describeStartupError } from './errors';
 import { positiveInt } from './int-options';

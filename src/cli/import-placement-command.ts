@@ -18,9 +18,9 @@ import {
 import { PlacementImportInvalidError } from '../import/placement/invalid-source-error';
 import { renderPlacementSummary } from '../import/placement/summary';
 import type { ProgressStream } from '../import/progress';
+import { escapeForTerminal, jsonForTerminal } from '../lib/text-table';
 import { runAudited } from '../placement/audit';
 import { createServices } from '../services';
-import { escapeForTerminal, jsonForTerminal } from '../text-table';
 import { openDatabase } from './database';
 import { describeStartupError } from './errors';
 import { positiveInt } from './int-options';

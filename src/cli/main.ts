@@ -3,7 +3,7 @@ import { migrateDatabase } from '../db/migrate';
 import 'reflect-metadata';
 import { Command } from 'commander';
 import { resetDatabase, seedStandard } from '../db/seed';
-import { BERTH_VERSION, MAX_MICROVERSION } from '../version';
+import { BERTH_VERSION, MAX_MICROVERSION } from '../lib/version';
 import { registerAuditCommand } from './audit-command';
 import { registerCheckCommand } from './check-command';
 import { openDatabase } from './database';

@@ -15,10 +15,10 @@ import type { Config } from '../config';
 import { CONSOLE_PREFIX } from '../console-assets';
 import { prepareServerDatabase, startEmbeddedEarly } from '../db/open';
 import { authSummary } from '../http/readiness';
+import { BERTH_VERSION } from '../lib/version';
 import { createLogger, type Logger } from '../logger';
 import { startTracing } from '../observability/tracing';
 import type { RunningServer } from '../server';
-import { BERTH_VERSION } from '../version';
 import { advertiseEmbedded } from './database';
 import { configOrExit, describeStartupError, exitWithStartupError } from './errors';
 
@@ -68,7 +68,7 @@ async function serveHere(
   const { startServer } = require('../server') as typeof import('../server');
   const { installProcessGuards } =
     require('../process-guards') as typeof import('../process-guards');
-  const { startWatchdog } = require('../watchdog') as typeof import('../watchdog');
+  const { startWatchdog } = require('../lib/watchdog') as typeof import('../lib/watchdog');
   let running: RunningServer;
   try {
     running = await startServer(cfg, log, { migrate: !worker, worker });

@@ -6,8 +6,8 @@ import { cliActor } from '../auth/audit-actor';
 import { InvalidRoleError, type TokenInfo, TokenStore } from '../auth/token-store';
 import { loadConfig } from '../config';
 import { migrateDatabase } from '../db/migrate';
+import { escapeForTerminal } from '../lib/text-table';
 import { runAudited } from '../placement/audit';
-import { escapeForTerminal } from '../text-table';
 import { type CliDatabase, openDatabase } from './database';
 import { exitWithStartupError } from './errors';
 

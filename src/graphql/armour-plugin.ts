@@ -9,7 +9,7 @@
 // and it cannot be switched per request (admins and GraphiQL keep suggestions).
 import { GraphQLError, NoSchemaIntrospectionCustomRule, parse } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { valueHasNul } from '../nul';
+import { valueHasNul } from '../lib/nul';
 import { type ArmourCountLimits, armourLimitRules } from './armour-limits';
 import { costRule } from './armour-rules';
 import { documentHasNul, nulError } from './nul-guard';

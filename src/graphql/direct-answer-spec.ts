@@ -1,7 +1,7 @@
 // What a schema module declares to have its answers written directly (src/graphql/direct-answer.ts):
 // an ObjectSpec per GraphQL type, field by field, and the scalar writers that reproduce the
 // executor's serialisation (or refuse with NotDirect, so the normal path runs).
-import type { JsonBytes } from '../json-bytes';
+import type { JsonBytes } from '../lib/json-bytes';
 
 /** How one field of a GraphQL object type is written from the type's source value. */
 export type FieldSpec<T> =

@@ -16,7 +16,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
-import { JsonBytes } from '../json-bytes';
+import { JsonBytes } from '../lib/json-bytes';
 import { type DirectRoot, NotDirect, type ObjectSpec } from './direct-answer-spec';
 
 /** How many answers were sent as written directly (tests read it). */

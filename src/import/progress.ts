@@ -1,7 +1,7 @@
 // The progress bar of the long CLI commands (`berth import compute-nodes`, `berth export
 // placement`): a cli-progress bar on a TTY, nothing otherwise (pipes and CI logs stay clean).
 import cliProgress from 'cli-progress';
-import { escapeForTerminal } from '../text-table';
+import { escapeForTerminal } from '../lib/text-table';
 
 /** The stream the bar draws on (process.stderr in the CLI). */
 export interface ProgressStream {

@@ -1,6 +1,6 @@
 // Renders an import summary as a plain-text table (one line per row, indented details beneath
 // for what changed, what was skipped and why) followed by the totals.
-import { alignedRows, escapeForTerminal } from '../text-table';
+import { alignedRows, escapeForTerminal } from '../lib/text-table';
 import { IMPORT_ACTIONS, type ImportSummary, type NodeOutcome } from './import-service';
 
 function detailsOf(n: NodeOutcome): string[] {

@@ -1,11 +1,11 @@
-// The JSON body of GET /allocation_candidates, written directly as bytes (src/json-bytes.ts).
+// The JSON body of GET /allocation_candidates, written directly as bytes (src/lib/json-bytes.ts).
 // An answer for 1,000 hosts is ~500 KB: building it as objects and then serialising them costs
 // several times the search. Provider summaries are the engine's shared, frozen objects (one per
 // provider until it changes), so the bytes of each are kept with it and copied into every
 // answer that names the provider. The output is byte-for-byte what JSON.stringify of the
 // documented body gives (test/unit/rest/candidate-json.test.ts checks it against that).
 
-import { JsonBytes } from '../json-bytes';
+import { JsonBytes } from '../lib/json-bytes';
 import type {
   AllocationCandidates,
   AllocationRequest,

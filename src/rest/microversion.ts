@@ -1,6 +1,6 @@
 // Microversion negotiation: the OpenStack-API-Version header, 'latest', min 1.0 / max 1.39
 // (upstream: placement/microversion.py and microversion_parse's extract_version / middleware).
-import { MAX_MICROVERSION } from '../version';
+import { MAX_MICROVERSION } from '../lib/version';
 import { HttpError } from './http-error';
 
 /** The header name (lower case, as Node presents it). */

@@ -2,7 +2,7 @@
 // (upstream: util.py check_accept / require_content / extract_json, microversion.py
 // version_handler, context.can).
 import type { IncomingHttpHeaders } from 'node:http';
-import { valueHasNul } from '../nul';
+import { valueHasNul } from '../lib/nul';
 import { acceptableOffers } from './accept';
 import type { RestCaller } from './auth';
 import { badRequest, HttpError, outsideHandler } from './http-error';

@@ -14,8 +14,8 @@ import { DATABASE_UNAVAILABLE, isDatabaseUnavailableError } from '../db/unavaila
 import { clientAddress } from '../http/client-address';
 import { noteErrorCode } from '../http/error-code';
 import { BodyTooLargeError, readBodyLimited } from '../http-body';
+import { valueHasNul } from '../lib/nul';
 import type { Logger } from '../logger';
-import { valueHasNul } from '../nul';
 import { runAudited } from '../placement/audit';
 import { isPlacementError, UnavailableError } from '../placement/errors';
 import type { Services } from '../services';

@@ -2,7 +2,7 @@
 // host, applies the allow-list and prints the agreement table and every disagreement with the
 // inputs behind it. Only hosts that reached berth's filter stage are compared (hidden ones are
 // counted); a host where Nova raised is counted apart and not in the percentage.
-import { alignedRows } from '../../src/text-table';
+import { alignedRows } from '../../src/lib/text-table';
 import { ALLOWED_DIFFERENCES, type AllowedDifference, type Check } from './allowed-differences';
 import type { BerthResult } from './berth-side';
 import type { FilterPair, WeigherPair } from './profiles';

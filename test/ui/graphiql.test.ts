@@ -1,7 +1,7 @@
 // GraphiQL in a real browser with no internet: berth's /graphql page loads every script, style
 // and editor worker from berth itself, draws the editor, and runs a query typed into it, all
 // under its Content-Security-Policy with not one violation; another page cannot frame it.
-import { BERTH_VERSION, MAX_MICROVERSION } from '../../src/version';
+import { BERTH_VERSION, MAX_MICROVERSION } from '../../src/lib/version';
 import { createTestApp, type TestApp } from '../support/app';
 import { browserIt, browserTitle, shotPath } from '../support/browser';
 import { CHROMIUM, type ConsoleHarness, openConsole } from '../support/console-build';

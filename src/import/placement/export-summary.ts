@@ -1,7 +1,7 @@
 // Renders a Placement export summary: one line per kind (written / reused from the target), then
 // what --replace removed.
 
-import { alignedRows, escapeForTerminal } from '../../text-table';
+import { alignedRows, escapeForTerminal } from '../../lib/text-table';
 import type { PlacementExportSummary } from './export-placement';
 import { EXPORT_KINDS } from './write-placement';
 

@@ -2,8 +2,8 @@
 // over-committed / skipped), then the over-committed inventories, the objects --replace overwrote
 // and the source rows --skip-invalid left out.
 
+import { alignedRows, escapeForTerminal } from '../../lib/text-table';
 import { findingLines } from '../../placement/placement-import/source-findings';
-import { alignedRows, escapeForTerminal } from '../../text-table';
 import type { PlacementImportSummary, SummaryKind } from './import-placement';
 
 const MAX_LISTED = 50;

@@ -2,7 +2,7 @@
 // a rule (the API's own, through the shared validators, or a whole-database one: duplicate uuids,
 // parent cycles, roots), and one per valid row left out because it depends on such a row. Text
 // taken from the source is cut to a bounded length here; it is escaped where it is printed (the
-// CLI: escapeForTerminal of src/text-table.ts; GraphQL: JSON).
+// CLI: escapeForTerminal of src/lib/text-table.ts; GraphQL: JSON).
 import { isPlacementError, type PlacementError } from '../errors';
 
 /** The kinds of source rows a finding names. */

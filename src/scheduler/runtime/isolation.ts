@@ -6,12 +6,12 @@
 // pipeline checks the budget after every call: a slow-but-finite plugin is cut off at the next host
 // boundary. Async calls are raced against the remaining budget and abandoned when it runs out.
 // A synchronous infinite loop still blocks the event loop; plugins are trusted code loaded at start-up
-// (as Nova filters are). The event-loop watchdog (src/watchdog.ts) then names the plugin and kills
+// (as Nova filters are). The event-loop watchdog (src/lib/watchdog.ts) then names the plugin and kills
 // the replica for its supervisor to restart. Operators who need hard isolation run operator plugins
 // in worker threads (BERTH_PLUGIN_ISOLATION=worker, worker-pool.ts: the thread is terminated at the
 // budget) or out of process (HTTP extenders, extender.ts).
 
-import { markRunning, restoreRunning } from '../../watchdog';
+import { markRunning, restoreRunning } from '../../lib/watchdog';
 
 /** Wall-time allowance of one plugin for one request. */
 export class Budget {

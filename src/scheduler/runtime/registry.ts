@@ -3,7 +3,7 @@
 // Kubernetes framework/runtime/registry.go).
 import { readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { markRunning, restoreRunning } from '../../watchdog';
+import { markRunning, restoreRunning } from '../../lib/watchdog';
 import type {
   FilterStage,
   PluginHandle,

@@ -1,19 +1,19 @@
 // What the CLI prints cannot drive the terminal: every control character, bidi override and
 // line separator in a name or id is shown as an escape, in every table (`berth check`, `berth
 // audit log`, the import and export summaries), every text line beneath them and the progress bar.
-import { renderAuditTable } from '../../src/cli/audit-command';
-import { renderCheckTable } from '../../src/cli/check-command';
-import { describeStartupError } from '../../src/cli/errors';
-import type { ImportSummary } from '../../src/import/import-service';
-import type { PlacementExportSummary } from '../../src/import/placement/export-placement';
-import { renderExportSummary } from '../../src/import/placement/export-summary';
-import type { PlacementImportSummary } from '../../src/import/placement/import-placement';
-import { renderPlacementSummary } from '../../src/import/placement/summary';
-import { EXPORT_KINDS } from '../../src/import/placement/write-placement';
-import { ProgressBar } from '../../src/import/progress';
-import { renderSummary } from '../../src/import/summary-table';
-import type { AuditEventRecord } from '../../src/placement/audit-log';
-import { alignedRows, escapeForTerminal, jsonForTerminal } from '../../src/text-table';
+import { renderAuditTable } from '../../../src/cli/audit-command';
+import { renderCheckTable } from '../../../src/cli/check-command';
+import { describeStartupError } from '../../../src/cli/errors';
+import type { ImportSummary } from '../../../src/import/import-service';
+import type { PlacementExportSummary } from '../../../src/import/placement/export-placement';
+import { renderExportSummary } from '../../../src/import/placement/export-summary';
+import type { PlacementImportSummary } from '../../../src/import/placement/import-placement';
+import { renderPlacementSummary } from '../../../src/import/placement/summary';
+import { EXPORT_KINDS } from '../../../src/import/placement/write-placement';
+import { ProgressBar } from '../../../src/import/progress';
+import { renderSummary } from '../../../src/import/summary-table';
+import { alignedRows, escapeForTerminal, jsonForTerminal } from '../../../src/lib/text-table';
+import type { AuditEventRecord } from '../../../src/placement/audit-log';
 
 const ESC = '\u001b';
 /** The attack run's project id: return to column 0, erase the line, print a forged one. */

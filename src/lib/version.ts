@@ -1,5 +1,5 @@
 // Version constants.
-import pkg from '../package.json';
+import pkg from '../../package.json';
 
 /** berth's package version. */
 export const BERTH_VERSION: string = pkg.version;

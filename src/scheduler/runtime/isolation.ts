@@ -11,7 +11,10 @@
 // in worker threads (BERTH_PLUGIN_ISOLATION=worker, worker-pool.ts: the thread is terminated at the
 // budget) or out of process (HTTP extenders, extender.ts).
 
+import { errorMessage } from '../../lib/error-message';
 import { markRunning, restoreRunning } from '../../lib/watchdog';
+
+export { errorMessage };
 
 /** Wall-time allowance of one plugin for one request. */
 export class Budget {
@@ -64,37 +67,6 @@ export function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   } catch {
     return false; // a `then` getter that throws (a Proxy, say): not a promise
   }
-}
-
-/** Longest message kept from a plugin's error (they are logged and shown in explanations). */
-const MAX_MESSAGE = 500;
-
-/**
- * A readable message from anything a plugin throws or rejects with. Never throws: circular
- * objects, BigInt, symbols, throwing getters and Proxies all come out as some text.
- */
-export function errorMessage(err: unknown): string {
-  let text: string;
-  try {
-    if (err instanceof Error) {
-      text = String(err.message);
-    } else if (typeof err === 'string') {
-      text = err;
-    } else if (typeof err === 'number') {
-      text = String(err); // NaN, Infinity: JSON would say null
-    } else {
-      text =
-        JSON.stringify(err, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)) ??
-        String(err);
-    }
-  } catch {
-    try {
-      text = Object.prototype.toString.call(err);
-    } catch {
-      text = 'a value that cannot be printed';
-    }
-  }
-  return text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE)}…` : text;
 }
 
 function overrun<T>(budget: Budget): Outcome<T> {

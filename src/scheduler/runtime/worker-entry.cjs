@@ -14,7 +14,7 @@ const { parentPort, workerData } = require('node:worker_threads');
 
 const MAX_MESSAGE = 500;
 
-/** A readable, bounded message from anything thrown (mirrors isolation.ts errorMessage). */
+/** A readable, bounded message from anything thrown (mirrors src/lib/error-message.ts). */
 function errorMessage(err) {
   let text;
   try {

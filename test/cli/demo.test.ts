@@ -10,7 +10,16 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildDemoCloud, instanceCount } from '../../src/demo/cloud';
-import { berth, CLI_ARGS, cliEnv, collect, root, serveStorage, waitFor } from '../support/cli';
+import {
+  berth,
+  CLI_ARGS,
+  cliEnv,
+  collect,
+  freePort,
+  root,
+  serveStorage,
+  waitFor,
+} from '../support/cli';
 
 /** Runs `berth <args>` to completion. */
 function run(
@@ -30,8 +39,8 @@ function run(
 
 describe('berth demo', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'berth-demo-'));
-  const port = String(20000 + Math.floor(Math.random() * 20000));
-  const url = `http://127.0.0.1:${port}`;
+  let port = '';
+  let url = '';
   let server: ChildProcess | undefined;
   let storage: Awaited<ReturnType<typeof serveStorage>>;
   let token = '';
@@ -48,6 +57,8 @@ describe('berth demo', () => {
   };
 
   beforeAll(async () => {
+    port = String(await freePort());
+    url = `http://127.0.0.1:${port}`;
     storage = await serveStorage(dataDir);
     server = berth(['serve'], { ...storage.env, PORT: port, BERTH_AUTH: 'on' });
     const io = collect(server);

@@ -7,7 +7,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { berth, collect, serveStorage, terminate, waitFor } from '../support/cli';
+import { berth, collect, freePort, serveStorage, terminate, waitFor } from '../support/cli';
 import { realPostgresIt, testDatabaseUrl } from '../support/db';
 
 /** A filter passing every host, whose NAME is `name` (the file is rewritten under berth). */
@@ -23,7 +23,7 @@ describe('berth serve SIGHUP', () => {
     writeFileSync(path.join(plugins, 'house-filter.js'), filter('HouseV1Filter'));
     writeFileSync(profiles, JSON.stringify({ house: { filters: ['HouseV1Filter'] } }));
     const storage = await serveStorage(dataDir);
-    const port = String(20000 + Math.floor(Math.random() * 20000));
+    const port = String(await freePort());
     const child = berth(['serve'], {
       ...storage.env,
       PORT: port,
@@ -108,7 +108,7 @@ describe('berth serve SIGHUP', () => {
       await admin.query(`DROP DATABASE IF EXISTS ${dbName}`);
       await admin.query(`CREATE DATABASE ${dbName}`);
       base.pathname = `/${dbName}`;
-      const port = 20000 + Math.floor(Math.random() * 20000);
+      const port = await freePort();
       const child = berth(['serve', '--workers', '2'], {
         DATABASE_URL: base.toString(),
         PORT: String(port),

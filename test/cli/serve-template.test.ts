@@ -4,13 +4,13 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { berth, collect, terminate, waitFor } from '../support/cli';
+import { berth, collect, freePort, terminate, waitFor } from '../support/cli';
 
 async function serveOnce(
   dataDir: string,
   cache: string,
 ): Promise<{ classes: number; log: string }> {
-  const port = String(20000 + Math.floor(Math.random() * 20000));
+  const port = String(await freePort());
   const child = berth(['serve'], {
     BERTH_DATA_DIR: dataDir,
     BERTH_TEMPLATE_CACHE: cache,

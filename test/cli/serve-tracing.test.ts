@@ -8,12 +8,12 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { berth, collect, terminate, waitFor } from '../support/cli';
+import { berth, collect, freePort, terminate, waitFor } from '../support/cli';
 
 describe('berth serve with OTEL_TRACES_EXPORTER=console', () => {
   it('prints the spans of a schedule request: http, graphql, pg and the scheduler stages', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'berth-otel-'));
-    const port = String(20000 + Math.floor(Math.random() * 20000));
+    const port = String(await freePort());
     const child = berth(['serve'], {
       BERTH_DATA_DIR: dataDir,
       PORT: port,

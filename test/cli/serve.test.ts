@@ -4,12 +4,12 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { berth, collect, serveStorage, terminate, waitFor } from '../support/cli';
+import { berth, collect, freePort, serveStorage, terminate, waitFor } from '../support/cli';
 
 describe('berth serve', () => {
   it('boots on the embedded default from a clean data dir and answers GraphQL and /readyz', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'berth-serve-'));
-    const port = String(20000 + Math.floor(Math.random() * 20000));
+    const port = String(await freePort());
     const child = berth(['serve'], { BERTH_DATA_DIR: dataDir, PORT: port });
     const io = collect(child);
     try {
@@ -49,7 +49,7 @@ describe('berth serve', () => {
          filter: (host, spec) => { while (spec.extraSpecs.loop === 'yes') {} return { fits: true }; } });`,
     );
     const storage = await serveStorage(dataDir);
-    const port = String(20000 + Math.floor(Math.random() * 20000));
+    const port = String(await freePort());
     const child = berth(['serve'], {
       ...storage.env,
       PORT: port,
@@ -111,8 +111,8 @@ describe('berth serve', () => {
 
   it('refuses a second server on the same data folder; after SIGKILL a new start keeps every acknowledged write', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'berth-lock-'));
-    const port = () => String(20000 + Math.floor(Math.random() * 20000));
-    const p1 = port();
+    const port = async () => String(await freePort());
+    const p1 = await port();
     const first = berth(['serve'], { BERTH_DATA_DIR: dataDir, PORT: p1 });
     const io1 = collect(first);
     let third: ChildProcess | undefined;
@@ -130,7 +130,7 @@ describe('berth serve', () => {
         expect(((await r.json()) as { errors?: unknown }).errors).toBeUndefined();
       }
 
-      const second = berth(['serve'], { BERTH_DATA_DIR: dataDir, PORT: port() });
+      const second = berth(['serve'], { BERTH_DATA_DIR: dataDir, PORT: await port() });
       const io2 = collect(second);
       const code = await new Promise<number | null>((resolve) => second.on('exit', resolve));
       expect(code).toBe(1);
@@ -143,7 +143,7 @@ describe('berth serve', () => {
       const killed = new Promise((resolve) => first.on('exit', resolve));
       first.kill('SIGKILL');
       await killed;
-      const p3 = port();
+      const p3 = await port();
       third = berth(['serve'], { BERTH_DATA_DIR: dataDir, PORT: p3 });
       const io3 = collect(third);
       await waitFor(() => io3.out().includes('listening on'), 110000);

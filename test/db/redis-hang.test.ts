@@ -9,6 +9,7 @@ import { type App, createApp } from '../../src/app';
 import { RedisCache } from '../../src/cache/redis-cache';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
+import { freePort } from '../support/cli';
 import { createTestDb, type TestDb } from '../support/db';
 
 const haveRedis = spawnSync('redis-server', ['--version']).status === 0;
@@ -33,7 +34,7 @@ describe('hung Redis', () => {
     if (!haveRedis) {
       return;
     }
-    const port = 30000 + Math.floor(Math.random() * 20000);
+    const port = await freePort();
     redis = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no'], {
       stdio: 'ignore',
     });

@@ -2,6 +2,8 @@
 // clean environment (no DATABASE_URL, REDIS_URL or BERTH_WORKERS from the caller), its output
 // collected, and a poll helper for what it prints or serves.
 import { type ChildProcess, spawn } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { createTestDb, onEmbedded, schemaUrl } from './db';
 
@@ -53,6 +55,22 @@ export function collect(child: ChildProcess): { out: () => string; err: () => st
     err += String(d);
   });
   return { out: () => out, err: () => err };
+}
+
+/**
+ * A TCP port free on 127.0.0.1 now (the kernel's pick for port 0), for a server under test. A
+ * random number in 20000–40000 collided with other tests' outgoing connections and servers
+ * (Linux hands out ephemeral ports from 32768).
+ */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }
 
 /** Polls `pred` every 100 ms until it holds. @throws after `ms` milliseconds. */

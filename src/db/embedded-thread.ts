@@ -34,7 +34,8 @@ export function threadEntry(): string | undefined {
 }
 
 /**
- * Starts the worker ({@link threadEntry}'s `entry`) serving PGlite on `dir`.
+ * Starts the worker ({@link threadEntry}'s `entry`) serving PGlite on `dir`; `execArgv` (e.g. a
+ * require hook for the .ts entry) replaces the flags the thread would inherit.
  * @returns its URL and how to stop it (PGlite closed: flushed to disk; then the thread ends).
  * @throws when PGlite cannot be opened or served (the thread has ended).
  */
@@ -42,6 +43,7 @@ export function serveInThread(
   entry: string,
   dir: string,
   opts: { readonly port: number; readonly maxConnections: number },
+  execArgv?: readonly string[],
 ): Promise<{ url: string; stop(): Promise<void> }> {
   // Evaluated, not a file name: a worker's file must be .js; from source the .ts loads through
   // the preloaded require hook.
@@ -49,6 +51,7 @@ export function serveInThread(
   const worker = new Worker(`require(${JSON.stringify(entry)});`, {
     eval: true,
     workerData: settings,
+    ...(execArgv ? { execArgv: [...execArgv] } : {}),
   });
   return new Promise((resolve, reject) => {
     const exited = (code: number) =>

@@ -1,6 +1,8 @@
 // Jest globalSetup for the integration project: uses DATABASE_URL when set (CI: real PostgreSQL),
-// else starts embedded PGlite in memory (fresh machine). Workers get the URL via the environment.
-import { startEmbeddedPg } from '../../src/db/embedded-pg';
+// else starts embedded PGlite in memory, one per jest worker (fresh machine). Workers get their
+// URL via the environment.
+import path from 'node:path';
+import { serveInThread } from '../../src/db/embedded-thread';
 import { CHROMIUM, ensureConsoleBuilt } from '../support/console-build';
 import { probeMariadb } from '../support/mariadb-probe';
 
@@ -28,18 +30,26 @@ export default async function globalSetup(globalConfig: { maxWorkers: number }):
     process.env.BERTH_TEST_EMBEDDED = '';
     return;
   }
-  if (globalConfig.maxWorkers > 1) {
-    // PGlite is one database session: two test files at once would switch each other's
-    // search_path (each file has its own schema). npm test runs two workers only with DATABASE_URL.
-    throw new Error(
-      `embedded PGlite serves one test file at a time: run jest with --maxWorkers=1 (got ${globalConfig.maxWorkers}) or set DATABASE_URL`,
-    );
-  }
-  const pg = await startEmbeddedPg('memory://', { maxConnections: 64 });
-  process.env.BERTH_TEST_DATABASE_URL = pg.url;
+  // PGlite is one database session: two test files on one would switch each other's search_path
+  // (each file has its own schema). So each jest worker gets a PGlite of its own, each in a
+  // thread of its own (they run side by side), reached through BERTH_TEST_DATABASE_URL_<worker>.
+  const workers = Math.max(1, globalConfig.maxWorkers);
+  const hook = ['--require', path.join(__dirname, '../support/swc-register.cjs')];
+  const entry = path.join(__dirname, '../../src/db/embedded-worker.ts');
+  const servers = await Promise.all(
+    Array.from({ length: workers }, () =>
+      serveInThread(entry, 'memory://', { port: 0, maxConnections: 64 }, hook),
+    ),
+  );
+  servers.forEach((pg, i) => {
+    process.env[`BERTH_TEST_DATABASE_URL_${i + 1}`] = pg.url;
+  });
+  process.env.BERTH_TEST_DATABASE_URL = servers[0].url;
   process.env.BERTH_TEST_EMBEDDED = '1';
-  globalThis.__berthEmbeddedStop = () => pg.stop();
+  globalThis.__berthEmbeddedStop = async () => {
+    await Promise.all(servers.map((pg) => pg.stop()));
+  };
   process.stdout.write(
-    '\n[berth tests] DATABASE_URL unset: using embedded PGlite (tests needing real PostgreSQL concurrency are skipped)\n',
+    `\n[berth tests] DATABASE_URL unset: using embedded PGlite, one per worker (${workers}); tests needing real PostgreSQL concurrency are skipped\n`,
   );
 }

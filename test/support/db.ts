@@ -15,9 +15,12 @@ export const onEmbedded = (): boolean => process.env.BERTH_TEST_EMBEDDED === '1'
  */
 export const realPostgresIt: typeof it = onEmbedded() ? it.skip : it;
 
-/** The URL globalSetup chose. */
+/** The URL globalSetup chose (on the embedded path, this jest worker's own PGlite). */
 export function testDatabaseUrl(): string {
-  const url = process.env.BERTH_TEST_DATABASE_URL;
+  const worker = process.env.JEST_WORKER_ID;
+  const url =
+    (worker && process.env[`BERTH_TEST_DATABASE_URL_${worker}`]) ||
+    process.env.BERTH_TEST_DATABASE_URL;
   if (!url) {
     throw new Error(
       'BERTH_TEST_DATABASE_URL unset: run integration tests through jest (globalSetup)',

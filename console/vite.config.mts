@@ -1,4 +1,4 @@
-// Builds the console into dist/console, served by berth at /ui (src/console-assets.ts).
+// Builds the console into dist/console, served by berth at /ui (src/http/console-assets.ts).
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 

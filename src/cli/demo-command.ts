@@ -3,10 +3,10 @@
 // Refuses (one line, exit 1) when the server is unreachable, needs a token it was not given, or
 // already holds a demo cloud (or other providers, unless --force).
 import { type Command, InvalidArgumentError } from 'commander';
-import { CONSOLE_PREFIX } from '../console-assets';
 import { buildDemoCloud, DEFAULT_SEED, instanceCount } from '../demo/cloud';
 import { ZONES } from '../demo/hosts';
 import type { DemoCloud } from '../demo/types';
+import { CONSOLE_PREFIX } from '../http/console-assets';
 import { escapeForTerminal } from '../lib/text-table';
 import { DemoApiError, DemoClient, DemoRefusal } from './demo-client';
 import { createInfrastructure, type Placement, placeInstances, probe } from './demo-seed';

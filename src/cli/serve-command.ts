@@ -12,8 +12,8 @@ import {
   type WorkerPlan,
 } from '../cluster';
 import type { Config } from '../config';
-import { CONSOLE_PREFIX } from '../console-assets';
 import { prepareServerDatabase, startEmbeddedEarly } from '../db/open';
+import { CONSOLE_PREFIX } from '../http/console-assets';
 import { authSummary } from '../http/readiness';
 import { BERTH_VERSION } from '../lib/version';
 import { createLogger, type Logger } from '../logger';

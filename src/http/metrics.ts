@@ -5,8 +5,6 @@
 import type { Plugin } from 'graphql-yoga';
 import { Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
-import { CONSOLE_PREFIX } from '../console-assets';
-import { ASSET_PREFIX } from '../graphiql-assets';
 import { timedClaimWriter } from '../observability/claims';
 import { clusterMetricsText, shareWorkerMetrics } from '../observability/cluster-metrics';
 import { OperationNames, useOperationMetrics } from '../observability/graphql-metrics';
@@ -17,6 +15,8 @@ import { BARE_STAGES, type StageObserver, stageObserver } from '../observability
 import { registerStatsMetrics, type StatsSources } from '../observability/stats-metrics';
 import { ROUTES } from '../rest/routes';
 import type { ClaimWriter } from '../scheduler/claiming/claim-batcher';
+import { CONSOLE_PREFIX } from './console-assets';
+import { ASSET_PREFIX } from './graphiql-assets';
 
 /** The metrics of one app. */
 export interface AppMetrics {

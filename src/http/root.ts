@@ -3,9 +3,9 @@
 // Placement clients read for version discovery: there only a request that prefers HTML and names
 // no Placement microversion is redirected, and every other one gets the facade's answer unchanged.
 import type { IncomingMessage } from 'node:http';
-import { CONSOLE_PREFIX } from '../console-assets';
 import { acceptableOffers } from '../rest/accept';
 import { VERSION_HEADER } from '../rest/microversion';
+import { CONSOLE_PREFIX } from './console-assets';
 
 /** Where `/` sends browsers. */
 export const ROOT_REDIRECT = `${CONSOLE_PREFIX}/`;

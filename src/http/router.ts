@@ -1,3 +1,8 @@
+// src/http/ is the HTTP edge of a berth process: this router, request bodies under the size limit
+// (body.ts), client addresses, readiness, the error-code header, and the static pages it serves
+// itself (the console, GraphiQL's assets, the icon, `/`). GraphQL requests go on to src/graphql/,
+// REST requests to src/rest/.
+//
 // The HTTP routes of one berth process: health, readiness, metrics, GraphiQL assets, `/` (the
 // console, for browsers), the icon, the console, GraphQL (admission before the body is read) and
 // the Placement REST facade.
@@ -5,17 +10,17 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type AdmissionDeps, admit } from '../auth/admission';
 import type { Config } from '../config';
-import { CONSOLE_PREFIX, createConsoleHandler } from '../console-assets';
-import { ASSET_PREFIX, GRAPHIQL_PAGE_HEADERS, serveGraphiQLAsset } from '../graphiql-assets';
 import { AUTH_CODES, graphqlMediaTypeProblem } from '../graphql/authenticate-plugin';
-import { BodyTooLargeError, readBodyLimited } from '../http-body';
 import type { Logger } from '../logger';
 import { withRequestId } from '../observability/request-scope';
 import type { createRestRouter } from '../rest/router';
 import type { createGraphQL } from '../yoga';
+import { BodyTooLargeError, readBodyLimited } from './body';
 import { clientAddress } from './client-address';
+import { CONSOLE_PREFIX, createConsoleHandler } from './console-assets';
 import { errorCodeOf, noteErrorCode } from './error-code';
 import { FAVICON_PATH, serveFavicon } from './favicon';
+import { ASSET_PREFIX, GRAPHIQL_PAGE_HEADERS, serveGraphiQLAsset } from './graphiql-assets';
 import type { AppMetrics } from './metrics';
 import type { Readiness } from './readiness';
 import { ROOT_REDIRECT, redirectsToConsole } from './root';

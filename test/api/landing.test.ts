@@ -4,7 +4,7 @@
 // browser's page load.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_QUERY } from '../../src/graphiql-assets';
+import { DEFAULT_QUERY } from '../../src/http/graphiql-assets';
 import { createTestApp, type TestApp } from '../support/app';
 
 const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import type { App } from '../../src/app';
-import { consoleDir } from '../../src/console-assets';
+import { consoleDir } from '../../src/http/console-assets';
 import { closeServer, listen } from './rest';
 
 const ROOT = path.resolve(__dirname, '../..');

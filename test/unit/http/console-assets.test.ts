@@ -1,10 +1,10 @@
-// src/console-assets.ts: what the browser receives for /ui paths, from a built directory.
+// src/http/console-assets.ts: what the browser receives for /ui paths, from a built directory.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, get, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { consoleDir, createConsoleHandler } from '../../src/console-assets';
+import { consoleDir, createConsoleHandler } from '../../../src/http/console-assets';
 
 async function serve(dir: string): Promise<{ server: Server; base: string }> {
   const handle = createConsoleHandler(dir);
@@ -108,17 +108,18 @@ describe('the console handler', () => {
 });
 
 describe('consoleDir', () => {
-  it('finds dist/console from src/ (ts) and from dist/src/ (built, beside a copied package.json)', () => {
+  it('finds dist/console from src/http/ (ts) and from dist/src/http/ (built, beside a copied package.json)', () => {
     const root = mkdtempSync(path.join(tmpdir(), 'berth-root-'));
     try {
       writeFileSync(path.join(root, 'package.json'), '{}');
       writeFileSync(path.join(root, 'package-lock.json'), '{}');
-      mkdirSync(path.join(root, 'src'));
-      mkdirSync(path.join(root, 'dist', 'src'), { recursive: true });
+      mkdirSync(path.join(root, 'src', 'http'), { recursive: true });
+      mkdirSync(path.join(root, 'dist', 'src', 'http'), { recursive: true });
       writeFileSync(path.join(root, 'dist', 'package.json'), '{}');
       const want = path.join(root, 'dist', 'console');
-      expect(consoleDir(path.join(root, 'src'))).toBe(want);
-      expect(consoleDir(path.join(root, 'dist', 'src'))).toBe(want);
+      expect(consoleDir(path.join(root, 'src', 'http'))).toBe(want);
+      expect(consoleDir(path.join(root, 'dist', 'src', 'http'))).toBe(want);
+      expect(consoleDir()).toBe(path.resolve(__dirname, '../../../dist/console'));
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { GraphiQLOptions } from 'graphql-yoga';
-import { FAVICON_PATH, LOGO_SVG } from './http/favicon';
+import { FAVICON_PATH, LOGO_SVG } from './favicon';
 
 /** Where the assets are served. */
 export const ASSET_PREFIX = '/graphiql/assets/';

@@ -29,11 +29,11 @@ const SECURITY_HEADERS = {
 
 /**
  * The built console's directory: dist/console below the package root, which is this file's
- * parent (running from src/ under ts) or grandparent (running from dist/src/; dist/ holds a copy
- * of package.json, so the root is recognised by its package-lock.json).
+ * grandparent (running from src/http/ under ts) or great-grandparent (running from dist/src/http/;
+ * dist/ holds a copy of package.json, so the root is recognised by its package-lock.json).
  */
 export function consoleDir(from: string = __dirname): string {
-  const root = [path.resolve(from, '..'), path.resolve(from, '../..')].find((d) =>
+  const root = [path.resolve(from, '../..'), path.resolve(from, '../../..')].find((d) =>
     existsSync(path.join(d, 'package-lock.json')),
   );
   return path.join(root ?? process.cwd(), 'dist', 'console');

@@ -1,7 +1,7 @@
 // Per-request GraphQL context: request id, logger, services and fresh DataLoaders.
 import type { Scheduling } from '../src/app-scheduling';
 import type { Principal } from '../src/auth/authenticator';
-import type { Loaders } from '../src/loaders/create-loaders';
+import type { Loaders } from '../src/graphql/loaders/create-loaders';
 import type { Logger } from '../src/logger';
 import type { Services } from '../src/services';
 
@@ -10,7 +10,7 @@ export interface Context {
   readonly requestId: string;
   readonly log: Logger;
   readonly services: Services;
-  /** Created per request (src/loaders): batched, cached reads for field resolvers. */
+  /** Created per request (src/graphql/loaders): batched, cached reads for field resolvers. */
   readonly loaders: Loaders;
   /** The scheduling pipeline (explainPlacement, schedule, schedulerPlugins). */
   readonly scheduling: Scheduling;

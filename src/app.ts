@@ -15,6 +15,7 @@ import { RedisCache } from './cache/redis-cache';
 import type { Config } from './config';
 import { type ChangeListener, startChangeListener } from './db/change-listener';
 import { openServerDatabase } from './db/open';
+import { createGraphQL } from './graphql/yoga';
 import { createAppMetrics } from './http/metrics';
 import { type Readiness, readiness } from './http/readiness';
 import { createRequestHandler } from './http/router';
@@ -22,7 +23,6 @@ import type { Logger } from './logger';
 import { ChangeBus } from './placement/change-bus';
 import { createRestRouter } from './rest/router';
 import { createServices, type Services } from './services';
-import { createGraphQL } from './yoga';
 
 /** A running berth application (not yet bound to a port). */
 export interface App {

@@ -1,7 +1,7 @@
-// The per-request DataLoaders behind the GraphQL resolvers (src/loaders): one entry per key, in
+// The per-request DataLoaders behind the GraphQL resolvers (src/graphql/loaders): one entry per key, in
 // key order, empty or null for unknown keys, one round trip per batch.
 import { randomUUID } from 'node:crypto';
-import { createLoaders } from '../../src/loaders/create-loaders';
+import { createLoaders } from '../../src/graphql/loaders/create-loaders';
 import type { ResourceProviderRecord } from '../../src/placement/types';
 import { createTestApp, type TestApp } from '../support/app';
 import { buildResourceProvider, claim } from '../support/factories';

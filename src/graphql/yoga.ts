@@ -1,25 +1,30 @@
+// src/graphql/ is the GraphQL server around the Pothos schema (schema/): this file builds the
+// yoga endpoint, the plugins beside it run around every operation (authentication, authorisation
+// on the coerced arguments, armour, the result budget, error codes, NUL refusal), compiled-queries
+// and direct-answer execute documents, and loaders/ batches the resolvers' reads per request.
+//
 // Composition root of the GraphQL endpoint: yoga over the Pothos schema with the one error mask,
-// authentication/authorisation, rate limit and armour (src/graphql).
+// authentication/authorisation, rate limit and armour.
 import { randomUUID } from 'node:crypto';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
-import { DIRECT_ROOTS } from '../schema/allocation-candidate-answer';
-import type { Context } from '../schema/context';
-import { maskError } from '../schema/errors';
-import { schema } from '../schema/index';
-import type { Scheduling } from './app-scheduling';
-import type { Principal, TokenVerifier } from './auth/authenticator';
-import type { RateLimiter } from './auth/rate-limiter';
-import type { Config } from './config';
-import { useArmour } from './graphql/armour-plugin';
-import { type AdmittedContext, useAuthentication } from './graphql/authenticate-plugin';
-import { useAuthorization } from './graphql/authorize-plugin';
-import { useCompiledQueries } from './graphql/compiled-queries';
-import { useErrorCodeLog } from './graphql/error-code-plugin';
-import { useResultBudget } from './graphql/result-budget';
-import { renderOfflineGraphiQL } from './http/graphiql-assets';
+import { DIRECT_ROOTS } from '../../schema/allocation-candidate-answer';
+import type { Context } from '../../schema/context';
+import { maskError } from '../../schema/errors';
+import { schema } from '../../schema/index';
+import type { Scheduling } from '../app-scheduling';
+import type { Principal, TokenVerifier } from '../auth/authenticator';
+import type { RateLimiter } from '../auth/rate-limiter';
+import type { Config } from '../config';
+import { renderOfflineGraphiQL } from '../http/graphiql-assets';
+import type { Logger } from '../logger';
+import type { Services } from '../services';
+import { useArmour } from './armour-plugin';
+import { type AdmittedContext, useAuthentication } from './authenticate-plugin';
+import { useAuthorization } from './authorize-plugin';
+import { useCompiledQueries } from './compiled-queries';
+import { useErrorCodeLog } from './error-code-plugin';
 import { createLoaders } from './loaders/create-loaders';
-import type { Logger } from './logger';
-import type { Services } from './services';
+import { useResultBudget } from './result-budget';
 
 /** Server-side context handed to yoga by the HTTP layer. */
 export interface ServerContext extends AdmittedContext {

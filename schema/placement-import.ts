@@ -10,9 +10,9 @@ import {
   type PlacementImportSummary as PlacementImportSummaryRecord,
   type SummaryKind,
 } from '../src/import/placement/import-placement';
+import type { OverCommit } from '../src/import/placement/plan';
+import type { SourceFinding } from '../src/import/placement/source-findings';
 import { BadRequestError, ErrorCode, isPlacementError } from '../src/placement/errors';
-import type { OverCommit } from '../src/placement/placement-import/plan';
-import type { SourceFinding } from '../src/placement/placement-import/source-findings';
 import { adminOnly } from './access';
 import { builder } from './builder';
 

@@ -3,12 +3,9 @@
 // with doubled allocations from a move, an over-committed inventory and an incomplete consumer.
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
+import { berthConsumers, berthProviders } from '../../src/import/placement/berth-state';
+import { consumerDifferences, providerDifferences } from '../../src/import/placement/plan';
 import type { PlacementSnapshot } from '../../src/import/placement/read-placement';
-import { berthConsumers, berthProviders } from '../../src/placement/placement-import/berth-state';
-import {
-  consumerDifferences,
-  providerDifferences,
-} from '../../src/placement/placement-import/plan';
 import type {
   FixtureConsumer,
   FixtureProvider,

@@ -123,7 +123,7 @@ describe('dependency rules', () => {
       const rel = path.relative(root, file);
       if (
         /^src\/(placement|db)\//.test(rel) ||
-        /^src\/import\/(source-|placement\/(source|placement-db|read-placement|target|write-placement)\.ts$)/.test(
+        /^src\/import\/(source-|placement\/(source|placement-db|read-placement|target|write-placement|apply|berth-state|catalog|berth-model)\.ts$)/.test(
           rel,
         )
       ) {

@@ -6,7 +6,7 @@
 // sizes the multi-row INSERT statements. A target that holds providers or consumers is refused
 // unless --replace, which empties Placement's tables first in that same transaction.
 import type { DataSource } from 'typeorm';
-import { readBerthModel } from '../../placement/placement-export/berth-model';
+import { readBerthModel } from './berth-model';
 import type { PlacementSnapshot } from './read-placement';
 import { openPlacementTarget } from './target';
 import {

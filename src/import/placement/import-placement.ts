@@ -1,3 +1,9 @@
+// src/import/placement/ is berth's side of Placement 8.0's database, both ways: reading a source
+// (source.ts, read-placement.ts), checking its rows with the API's own rules (validate-*.ts),
+// planning and applying the import to berth's tables (plan.ts, apply.ts, catalog.ts), and for
+// `berth export placement` reading berth's model (berth-model.ts) and writing a Placement
+// database (target.ts, write-placement.ts), with the summaries both commands print.
+//
 // `berth import placement`: reads a whole Placement 8.0 database and checks every row with the
 // rules berth's API enforces (a row that breaks one refuses the whole import, unless skipInvalid
 // leaves it out with the rows that depend on it), checks it against berth (a provider or consumer
@@ -9,14 +15,10 @@ import type { DataSource } from 'typeorm';
 import { noteAuditDetails } from '../../placement/audit';
 import { type ChangeBus, writeTransaction } from '../../placement/change-bus';
 import { ConflictError, ErrorCode } from '../../placement/errors';
-import { applyConsumers, applyProviders } from '../../placement/placement-import/apply';
-import { berthConsumers, berthProviders } from '../../placement/placement-import/berth-state';
-import {
-  type CatalogKind,
-  ensureCatalog,
-  loadCatalog,
-  missingCatalog,
-} from '../../placement/placement-import/catalog';
+import { applyConsumers, applyProviders } from './apply';
+import { berthConsumers, berthProviders } from './berth-state';
+import { type CatalogKind, ensureCatalog, loadCatalog, missingCatalog } from './catalog';
+import { PlacementImportInvalidError } from './invalid-source-error';
 import {
   type ConsumerDecision,
   type OverCommit,
@@ -25,12 +27,11 @@ import {
   type ProviderDecision,
   planConsumers,
   planProviders,
-} from '../../placement/placement-import/plan';
-import type { SourceFinding } from '../../placement/placement-import/source-findings';
-import type { CheckedSource, ImportKind } from '../../placement/placement-import/validate-source';
-import { PlacementImportInvalidError } from './invalid-source-error';
+} from './plan';
 import { readCheckedPlacement } from './read-placement';
 import { openPlacementSource } from './source';
+import type { SourceFinding } from './source-findings';
+import type { CheckedSource, ImportKind } from './validate-source';
 
 /** Default providers (and consumers) per transaction. */
 export const DEFAULT_BATCH = 500;

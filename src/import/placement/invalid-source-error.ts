@@ -1,7 +1,7 @@
 // The refusal of a whole Placement database by `berth import placement` (without --skip-invalid):
 // rows that break the rules the API enforces, each named, and nothing written.
 import { BadRequestError, ErrorCode } from '../../placement/errors';
-import { findingLines, type SourceFinding } from '../../placement/placement-import/source-findings';
+import { findingLines, type SourceFinding } from './source-findings';
 
 /** The source holds rows the API would refuse (berth.import.invalid_source); nothing was written. */
 export class PlacementImportInvalidError extends BadRequestError {

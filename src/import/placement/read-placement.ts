@@ -1,14 +1,14 @@
 // Reads a whole Placement 8.0 database, table by table, as the rows it holds (source ids kept as
-// text, values as stored: src/placement/placement-import/source-rows.ts), then checks them with
-// the rules berth's API enforces (validate-source.ts). Standard classes are rows of
+// text, values as stored: source-rows.ts), then checks them with the rules berth's API enforces
+// (validate-source.ts). Standard classes are rows of
 // resource_classes once Placement has started (deploy.update_database syncs os-resource-classes
 // with id = list index); an id missing from the table falls back to that index, as Placement's
 // own cache would.
 import { STANDARD_RESOURCE_CLASSES, STANDARD_TRAITS } from '../../db/seed';
-import type { SourceRows } from '../../placement/placement-import/source-rows';
-import { type CheckedSource, checkSource } from '../../placement/placement-import/validate-source';
 import { PlacementImportInvalidError } from './invalid-source-error';
 import type { PlacementSource } from './source';
+import type { SourceRows } from './source-rows';
+import { type CheckedSource, checkSource } from './validate-source';
 
 export type {
   PlacementSnapshot,
@@ -16,9 +16,9 @@ export type {
   SourceConsumer,
   SourceInventory,
   SourceProvider,
-} from '../../placement/placement-import/snapshot';
+} from './snapshot';
 
-import type { PlacementSnapshot } from '../../placement/placement-import/snapshot';
+import type { PlacementSnapshot } from './snapshot';
 
 type Row = Record<string, unknown>;
 

@@ -3,8 +3,8 @@
 // and the source rows --skip-invalid left out.
 
 import { alignedRows, escapeForTerminal } from '../../lib/text-table';
-import { findingLines } from '../../placement/placement-import/source-findings';
 import type { PlacementImportSummary, SummaryKind } from './import-placement';
+import { findingLines } from './source-findings';
 
 const MAX_LISTED = 50;
 

@@ -1,9 +1,9 @@
 // Writes a whole placement model (berth's, read as a snapshot) into a Placement 8.0 database:
 // the mirror of read-placement.ts. Catalogue rows are matched by name (uuid, external id) and
-// reused; resource class ids follow Placement's numbering (placement-export/placement-ids.ts);
+// reused; resource class ids follow Placement's numbering (placement-ids.ts);
 // providers get fresh ids, parents first, and the rows hanging off them follow. Everything runs
 // in the caller's transaction (target.ts), in multi-row INSERTs of at most `batch` rows.
-import { exportedNames, placementClassIds } from '../../placement/placement-export/placement-ids';
+import { exportedNames, placementClassIds } from './placement-ids';
 import type { PlacementSnapshot } from './read-placement';
 import type { PlacementTarget } from './target';
 

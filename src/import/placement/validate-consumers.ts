@@ -5,9 +5,9 @@
 // consumers row has exactly is a consumer of its own (Placement's incomplete consumer), so two
 // spellings of one uuid are two consumers berth would merge, and are refused. A consumer is
 // imported with all its allocations or not at all. Pure; linear in the rows.
-import { INCOMPLETE_CONSUMER_ID } from '../consumer';
-import { assertAllocationAmountOrThrow } from '../consumer-rules';
-import { assertGenerationOrThrow } from '../provider-rules';
+import { INCOMPLETE_CONSUMER_ID } from '../../placement/consumer';
+import { assertAllocationAmountOrThrow } from '../../placement/consumer-rules';
+import { assertGenerationOrThrow } from '../../placement/provider-rules';
 import type { SourceAllocation, SourceConsumer } from './snapshot';
 import { brokenRule, type FindingRule, type Findings, quoted, shortened } from './source-findings';
 import type { AllocationRow, ConsumerRow, SourceRows } from './source-rows';

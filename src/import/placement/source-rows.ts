@@ -1,7 +1,7 @@
 // The rows of a Placement 8.0 database exactly as read (src/import/placement/read-placement.ts),
 // before any rule is applied: source ids as text, strings as stored (null when NULL), numbers as
 // the driver gave them (NaN for NULL). validate-source.ts decides what of it berth may hold.
-import type { InventoryAmounts } from '../types';
+import type { InventoryAmounts } from '../../placement/types';
 
 /** A row of a name table: resource_classes, traits, consumer_types (name), projects, users (external_id). */
 export interface NameRow {

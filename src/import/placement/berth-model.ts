@@ -2,12 +2,8 @@
 // never berth ids), for `berth export placement`: the mirror of read-placement.ts. Call it inside
 // one REPEATABLE READ transaction so every table is read as of the same moment.
 import type { EntityManager } from 'typeorm';
-import { berthConsumers } from '../placement-import/berth-state';
-import type {
-  PlacementSnapshot,
-  SourceConsumer,
-  SourceProvider,
-} from '../placement-import/snapshot';
+import { berthConsumers } from './berth-state';
+import type { PlacementSnapshot, SourceConsumer, SourceProvider } from './snapshot';
 
 type Db = Pick<EntityManager, 'query'>;
 

@@ -1,12 +1,9 @@
-// checkSource (src/placement/placement-import/validate-source.ts): every rule on a table of small
+// checkSource (src/import/placement/validate-source.ts): every rule on a table of small
 // hand-made sources, what --skip-invalid keeps and lists as depending on a refused row, uuids
 // normalised but never merged, and a parent chain deeper than any stack.
 import { STANDARD_RESOURCE_CLASSES, STANDARD_TRAITS } from '../../../../src/db/seed';
-import type {
-  InventoryRow,
-  SourceRows,
-} from '../../../../src/placement/placement-import/source-rows';
-import { checkSource } from '../../../../src/placement/placement-import/validate-source';
+import type { InventoryRow, SourceRows } from '../../../../src/import/placement/source-rows';
+import { checkSource } from '../../../../src/import/placement/validate-source';
 import { alloc, base, inv, rp, U } from './source-rows-builders';
 
 const STANDARD = { classes: STANDARD_RESOURCE_CLASSES, traits: STANDARD_TRAITS };

@@ -1,10 +1,7 @@
 // Placement's resource class ids for an export: os-resource-classes index for standard classes,
 // 10000 upwards for custom ones, the target's own row when it has one.
 import { STANDARD_RESOURCE_CLASSES } from '../../../../src/db/seed';
-import {
-  exportedNames,
-  placementClassIds,
-} from '../../../../src/placement/placement-export/placement-ids';
+import { exportedNames, placementClassIds } from '../../../../src/import/placement/placement-ids';
 
 describe('placementClassIds', () => {
   it.each([

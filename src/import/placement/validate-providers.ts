@@ -4,8 +4,8 @@
 // A provider is imported whole or not at all (its row, inventories, traits and aggregates), and
 // not at all when its parent is not. Pure; linear in the rows (the parent walk visits each
 // provider once, iteratively, so no chain depth can exhaust the stack).
-import { normalizeInventory } from '../inventory-rules';
-import { assertGenerationOrThrow, assertProviderNameOrThrow } from '../provider-rules';
+import { normalizeInventory } from '../../placement/inventory-rules';
+import { assertGenerationOrThrow, assertProviderNameOrThrow } from '../../placement/provider-rules';
 import type { SourceInventory, SourceProvider } from './snapshot';
 import { brokenRule, type FindingRule, type Findings, quoted, shortened } from './source-findings';
 import type { ProviderRow, SourceRows } from './source-rows';

@@ -7,7 +7,7 @@ import type {
   InventoryRow,
   ProviderRow,
   SourceRows,
-} from '../../../../src/placement/placement-import/source-rows';
+} from '../../../../src/import/placement/source-rows';
 
 /** The uuid numbered `n`. */
 export const U = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;

@@ -3,7 +3,7 @@
 // parent cycles, roots), and one per valid row left out because it depends on such a row. Text
 // taken from the source is cut to a bounded length here; it is escaped where it is printed (the
 // CLI: escapeForTerminal of src/lib/text-table.ts; GraphQL: JSON).
-import { isPlacementError, type PlacementError } from '../errors';
+import { isPlacementError, type PlacementError } from '../../placement/errors';
 
 /** The kinds of source rows a finding names. */
 export type FindingKind =

@@ -2,7 +2,7 @@
 // set-based (a few statements per batch, whatever its size). Generations are copied from the
 // source, never bumped: berth ends up holding what Placement held.
 import type { EntityManager } from 'typeorm';
-import { ConflictError, ErrorCode } from '../errors';
+import { ConflictError, ErrorCode } from '../../placement/errors';
 import { idsByKey } from './berth-state';
 import type { ConsumerDecision, ProviderDecision } from './plan';
 

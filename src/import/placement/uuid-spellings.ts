@@ -1,7 +1,7 @@
 // Uuids of a source database as the API reads them: any case, dashes optional, normalised by
 // normalizeUuidOrThrow. Two source rows whose uuids normalise to one are two objects berth would
 // hold as one, so neither is imported (never merged): sharedUuids finds them.
-import { normalizeUuidOrThrow } from '../uuid';
+import { normalizeUuidOrThrow } from '../../placement/uuid';
 import { brokenRule, type FindingKind, type Findings } from './source-findings';
 
 /**

@@ -1,6 +1,6 @@
 // A Placement 8.0 database as the importer reads it (src/import/placement/read-placement.ts):
 // names and uuids only, never the source's ids.
-import type { InventoryLimits } from '../types';
+import type { InventoryLimits } from '../../placement/types';
 
 /** One inventory, as Placement stored it. */
 export type SourceInventory = InventoryLimits;

@@ -2,10 +2,10 @@
 // consumer types) checked with the API's own rules: a class or trait name standard or a valid
 // CUSTOM_ one, aggregate uuids normalisable and not shared by two rows, project and user ids and
 // consumer type names as allocation writes accept them. Pure.
-import { assertConsumerTypeOrThrow } from '../consumer';
-import { assertExternalIdOrThrow } from '../consumer-rules';
-import { ErrorCode } from '../errors';
-import { assertStandardOrCustomNameOrThrow } from '../names';
+import { assertConsumerTypeOrThrow } from '../../placement/consumer';
+import { assertExternalIdOrThrow } from '../../placement/consumer-rules';
+import { ErrorCode } from '../../placement/errors';
+import { assertStandardOrCustomNameOrThrow } from '../../placement/names';
 import { brokenRule, type FindingKind, type Findings, quoted } from './source-findings';
 import type { NameRow, SourceRows } from './source-rows';
 import { addSharedUuidFindings, canonicalUuid, sharedUuids } from './uuid-spellings';

@@ -13,6 +13,7 @@ import type { Config } from '../config';
 import { AUTH_CODES, graphqlMediaTypeProblem } from '../graphql/authenticate-plugin';
 import type { createGraphQL } from '../graphql/yoga';
 import type { Logger } from '../logger';
+import type { AppMetrics } from '../observability/app-metrics';
 import { withRequestId } from '../observability/request-scope';
 import type { createRestRouter } from '../rest/router';
 import { BodyTooLargeError, readBodyLimited } from './body';
@@ -21,7 +22,6 @@ import { CONSOLE_PREFIX, createConsoleHandler } from './console-assets';
 import { errorCodeOf, noteErrorCode } from './error-code';
 import { FAVICON_PATH, serveFavicon } from './favicon';
 import { ASSET_PREFIX, GRAPHIQL_PAGE_HEADERS, serveGraphiQLAsset } from './graphiql-assets';
-import type { AppMetrics } from './metrics';
 import type { Readiness } from './readiness';
 import { ROOT_REDIRECT, redirectsToConsole } from './root';
 

@@ -1,3 +1,8 @@
+// src/observability/ is how berth is watched: the Prometheus registry and histograms (metrics.ts),
+// the metrics of requests, GraphQL operations, scheduler stages, claims, pools, caches and cluster
+// workers, OpenTelemetry tracing and the request scope. This file puts them together for one
+// app; `/metrics` serves what it builds.
+//
 // /metrics: one Prometheus registry per app (prom-client) holding the request, GraphQL, scheduler
 // stage, claim and pool histograms, and the caches' and scheduler's statistics under their
 // long-standing names (src/observability/stats-metrics.ts). `instrument: false` leaves the hot
@@ -5,18 +10,18 @@
 import type { Plugin } from 'graphql-yoga';
 import { Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
-import { timedClaimWriter } from '../observability/claims';
-import { clusterMetricsText, shareWorkerMetrics } from '../observability/cluster-metrics';
-import { OperationNames, useOperationMetrics } from '../observability/graphql-metrics';
-import { methodLabel, routeNamer, statusLabel } from '../observability/http-route';
-import { createHistograms, exposition, expositionJson } from '../observability/metrics';
-import { observePool } from '../observability/pool';
-import { BARE_STAGES, type StageObserver, stageObserver } from '../observability/stage';
-import { registerStatsMetrics, type StatsSources } from '../observability/stats-metrics';
+import { CONSOLE_PREFIX } from '../http/console-assets';
+import { ASSET_PREFIX } from '../http/graphiql-assets';
 import { ROUTES } from '../rest/routes';
 import type { ClaimWriter } from '../scheduler/claiming/claim-batcher';
-import { CONSOLE_PREFIX } from './console-assets';
-import { ASSET_PREFIX } from './graphiql-assets';
+import { timedClaimWriter } from './claims';
+import { clusterMetricsText, shareWorkerMetrics } from './cluster-metrics';
+import { OperationNames, useOperationMetrics } from './graphql-metrics';
+import { methodLabel, routeNamer, statusLabel } from './http-route';
+import { createHistograms, exposition, expositionJson } from './metrics';
+import { observePool } from './pool';
+import { BARE_STAGES, type StageObserver, stageObserver } from './stage';
+import { registerStatsMetrics, type StatsSources } from './stats-metrics';
 
 /** The metrics of one app. */
 export interface AppMetrics {

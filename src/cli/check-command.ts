@@ -1,5 +1,5 @@
 // `berth check [--json] [--examples N] [--statement-timeout D]`: a read-only consistency audit of
-// the database (src/placement/consistency-check.ts), printed as a table or as JSON. Exit status as
+// the database (src/placement/consistency/), printed as a table or as JSON. Exit status as
 // placement-status upgrade check: 0 all ok, 1 warnings only, 2 a problem, 255 could not run (a
 // statement past the timeout included); SIGINT/SIGTERM cancel the running statement on the
 // server before the process exits (130/143).
@@ -13,7 +13,7 @@ import {
   DEFAULT_EXAMPLES,
   DEFAULT_STATEMENT_TIMEOUT_MS,
   runConsistencyChecks,
-} from '../placement/consistency-check';
+} from '../placement/consistency/run-checks';
 import { openDatabase } from './database';
 import { configOrExit, describeStartupError } from './errors';
 import { durationMs, positiveInt } from './int-options';

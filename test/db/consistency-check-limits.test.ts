@@ -4,7 +4,7 @@
 // killed with SIGTERM, SIGINT or SIGKILL leaves no statement of it running on the server.
 import type { ChildProcess } from 'node:child_process';
 import type { QueryRunner } from 'typeorm';
-import { runConsistencyChecks } from '../../src/placement/consistency-check';
+import { runConsistencyChecks } from '../../src/placement/consistency/run-checks';
 import { berth, collect, waitFor } from '../support/cli';
 import { createTestDb, realPostgresIt, schemaUrl, type TestDb } from '../support/db';
 

@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { STANDARD_RESOURCE_CLASSES, STANDARD_TRAITS } from '../../src/db/seed';
 import { importPlacement } from '../../src/import/placement/import-placement';
 import { PlacementImportInvalidError } from '../../src/import/placement/invalid-source-error';
-import { runConsistencyChecks } from '../../src/placement/consistency-check';
+import { runConsistencyChecks } from '../../src/placement/consistency/run-checks';
 import { assertConsumerTypeOrThrow } from '../../src/placement/consumer';
 import {
   assertAllocationAmountOrThrow,

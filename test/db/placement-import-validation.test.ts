@@ -12,7 +12,7 @@ import {
   type PlacementImportSummary,
 } from '../../src/import/placement/import-placement';
 import { PlacementImportInvalidError } from '../../src/import/placement/invalid-source-error';
-import { runConsistencyChecks } from '../../src/placement/consistency-check';
+import { runConsistencyChecks } from '../../src/placement/consistency/run-checks';
 import { createServices, type Services } from '../../src/services';
 import { createTestDb, type TestDb } from '../support/db';
 import { fingerprint } from '../support/fingerprint';

@@ -2,7 +2,7 @@
 // and placement-status upgrade check, placement/cmd/status.py). Each is one read-only query whose
 // rows are the findings; its `subject` column is the uuid an operator looks up (the runner counts
 // the rows and keeps a few subjects as examples).
-import { MAX_ALLOCATION_RATIO } from './inventory-rules';
+import { MAX_ALLOCATION_RATIO } from '../inventory-rules';
 
 /** How bad a finding is: a warning is something Placement itself tolerates or berth copes with. */
 export type CheckSeverity = 'problem' | 'warning';

@@ -1,14 +1,13 @@
-// Runs the consistency checks of `berth check` (src/placement/consistency-checks.ts) in one
-// READ ONLY, REPEATABLE READ transaction, so every check sees the same snapshot and none can
-// write; each statement under a timeout, and cancelled on the server when the caller aborts.
+// src/placement/consistency/ is `berth check`: the named read-only checks of the database
+// (checks.ts) and this runner.
+//
+// Runs the consistency checks in one READ ONLY, REPEATABLE READ transaction, so every check sees
+// the same snapshot and none can write; each statement under a timeout, and cancelled on the
+// server when the caller aborts.
 // Upstream: placement-status upgrade check (placement/cmd/status.py) and nova-manage placement
 // audit (nova/cmd/manage.py).
 import type { DataSource, QueryRunner } from 'typeorm';
-import {
-  type CheckSeverity,
-  CONSISTENCY_CHECKS,
-  type ConsistencyCheck,
-} from './consistency-checks';
+import { type CheckSeverity, CONSISTENCY_CHECKS, type ConsistencyCheck } from './checks';
 
 /** What one check found (field names are stable: `berth check --json` prints them). */
 export interface CheckResult {

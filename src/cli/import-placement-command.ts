@@ -3,7 +3,6 @@
 // on a TTY (cli-progress) and a summary table at the end. Source rows berth's API would refuse stop
 // the import before anything is written (exit 1, each row named) unless --skip-invalid.
 
-import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import type { DataSource } from 'typeorm';
 import { cliActor } from '../auth/audit-actor';
@@ -17,7 +16,7 @@ import {
 } from '../import/placement/import-placement';
 import { PlacementImportInvalidError } from '../import/placement/invalid-source-error';
 import { renderPlacementSummary } from '../import/placement/summary';
-import type { ProgressStream } from '../import/progress';
+import { ProgressBar, type ProgressStream } from '../import/progress';
 import { escapeForTerminal, jsonForTerminal } from '../lib/text-table';
 import { runAudited } from '../placement/audit';
 import { createServices } from '../services';
@@ -47,18 +46,7 @@ export async function runPlacementImport(
   out: { write(chunk: string): unknown },
   progress: ProgressStream,
 ): Promise<PlacementImportSummary> {
-  const bar =
-    progress.isTTY === true
-      ? new cliProgress.SingleBar(
-          {
-            stream: progress as unknown as NodeJS.WritableStream,
-            format: '[{bar}] {value}/{total} {percentage}% {label}',
-            hideCursor: true,
-          },
-          cliProgress.Presets.legacy,
-        )
-      : undefined;
-  let started = false;
+  const bar = new ProgressBar(progress);
   try {
     const audit = { actor: cliActor(), operation: 'cli import placement' };
     const summary = await runAudited(audit, () =>
@@ -67,22 +55,14 @@ export async function runPlacementImport(
         batch: opts.batch,
         replace: opts.replace ?? false,
         skipInvalid: opts.skipInvalid ?? false,
-        onProgress: (done, total, label) => {
-          if (!bar) return;
-          const shown = { label: escapeForTerminal(label) };
-          if (!started) {
-            bar.start(total, 0, shown);
-            started = true;
-          }
-          bar.update(done, shown);
-        },
+        onProgress: (done, total, label) => bar.update(done, total, label),
       }),
     );
-    bar?.stop();
+    bar.finish();
     out.write(`${opts.json ? jsonForTerminal(summary) : renderPlacementSummary(summary)}\n`);
     return summary;
   } finally {
-    bar?.stop();
+    bar.finish();
   }
 }
 

@@ -1,5 +1,6 @@
-// The progress bar of the long CLI commands (`berth import compute-nodes`, `berth export
-// placement`): a cli-progress bar on a TTY, nothing otherwise (pipes and CI logs stay clean).
+// The progress bar of the long CLI commands (`berth import compute-nodes`, `berth import
+// placement`, `berth export placement`): a cli-progress bar on a TTY, nothing otherwise (pipes and
+// CI logs stay clean).
 import cliProgress from 'cli-progress';
 import { escapeForTerminal } from '../lib/text-table';
 

@@ -10,35 +10,12 @@ import {
   listAuditEvents,
   parseSinceOrThrow,
 } from '../src/placement/audit-log';
-import { BadRequestError, ErrorCode } from '../src/placement/errors';
 import { adminOnly } from './access';
 import { builder } from './builder';
 import type { Context } from './context';
+import { cursorValueOrThrow, idConnectionOf, pageSizeOrThrow } from './pagination';
 
-const CURSOR_PREFIX = 'AuditEvent:';
-const MAX_PAGE_SIZE = 1000;
-
-function pageSizeOrThrow(first: number | null | undefined): number {
-  const size = first ?? 100;
-  if (size < 0 || size > MAX_PAGE_SIZE) {
-    throw new BadRequestError(
-      `Invalid page size ${size}: first must be from 0 to ${MAX_PAGE_SIZE}.`,
-      ErrorCode.INVALID_INPUT,
-    );
-  }
-  return size;
-}
-
-const cursorOf = (id: number) => Buffer.from(`${CURSOR_PREFIX}${id}`).toString('base64');
-
-function decodeCursorOrThrow(cursor: string): number {
-  const text = Buffer.from(cursor, 'base64').toString('utf8');
-  const id = text.startsWith(CURSOR_PREFIX) ? Number(text.slice(CURSOR_PREFIX.length)) : Number.NaN;
-  if (!Number.isSafeInteger(id) || id < 1 || cursorOf(id) !== cursor) {
-    throw new BadRequestError(`Invalid cursor '${cursor}'.`, ErrorCode.INVALID_INPUT);
-  }
-  return id;
-}
+const KIND = 'AuditEvent';
 
 const AuditActor = builder.objectRef<AuditEventRecord>('AuditActor').implement({
   ...adminOnly,
@@ -129,19 +106,10 @@ builder.queryField('auditEvents', (t) =>
         consumer: args.consumer ? String(args.consumer) : null,
         provider: args.provider ? String(args.provider) : null,
         actor: args.actor ?? null,
-        beforeId: args.after ? decodeCursorOrThrow(args.after) : null,
+        beforeId: args.after ? cursorValueOrThrow(KIND, args.after, 1) : null,
         limit,
       });
-      const edges = rows.slice(0, limit).map((e) => ({ cursor: cursorOf(e.id), node: e }));
-      return {
-        edges,
-        pageInfo: {
-          hasNextPage: rows.length > limit,
-          hasPreviousPage: false,
-          startCursor: edges[0]?.cursor ?? null,
-          endCursor: edges.at(-1)?.cursor ?? null,
-        },
-      };
+      return idConnectionOf(KIND, rows, limit);
     },
   }),
 );

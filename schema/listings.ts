@@ -3,47 +3,18 @@
 // pages by internal id with opaque cursors; nested fields are DataLoader-batched.
 
 import type { ProjectRecord } from '../src/placement/consumer-list';
-import { BadRequestError, ErrorCode } from '../src/placement/errors';
 import type { ConsumerRecord } from '../src/placement/types';
 import { owned, part } from './access';
 import { Aggregate } from './aggregate';
 import { builder } from './builder';
 import { Consumer } from './consumer';
-import {
-  pageSizeOrThrow,
-  providerPage,
-  ResourceProviderConnection,
-} from './resource-provider-connection';
+import { cursorValueOrThrow, idConnectionOf, pageSizeOrThrow } from './pagination';
+import { providerPage, ResourceProviderConnection } from './resource-provider-connection';
 import { addTotalCount, withCount } from './total-count';
 
-function cursorOf(kind: string, id: number): string {
-  return Buffer.from(`${kind}:${id}`).toString('base64');
-}
-
+/** The id after which a page starts (none: the first page). */
 function afterIdOrThrow(kind: string, cursor: string | null | undefined): number | undefined {
-  if (!cursor) {
-    return undefined;
-  }
-  const text = Buffer.from(cursor, 'base64').toString('utf8');
-  const id = text.startsWith(`${kind}:`) ? Number(text.slice(kind.length + 1)) : Number.NaN;
-  if (!Number.isSafeInteger(id) || id < 0 || cursorOf(kind, id) !== cursor) {
-    throw new BadRequestError(`Invalid cursor '${cursor}'.`, ErrorCode.INVALID_INPUT);
-  }
-  return id;
-}
-
-/** A connection from rows fetched with one extra (which tells whether another page exists). */
-function connectionOf<T extends { readonly id: number }>(kind: string, rows: T[], limit: number) {
-  const edges = rows.slice(0, limit).map((node) => ({ cursor: cursorOf(kind, node.id), node }));
-  return {
-    edges,
-    pageInfo: {
-      hasNextPage: rows.length > limit,
-      hasPreviousPage: false,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges.at(-1)?.cursor ?? null,
-    },
-  };
+  return cursor ? cursorValueOrThrow(kind, cursor) : undefined;
 }
 
 builder.objectField(Aggregate, 'members', (t) =>
@@ -112,7 +83,7 @@ builder.queryField('consumers', (t) =>
       for (const c of rows) {
         ctx.loaders.consumerById.prime(c.id, c);
       }
-      return withCount(connectionOf('Consumer', rows, limit), () =>
+      return withCount(idConnectionOf('Consumer', rows, limit), () =>
         ctx.services.listings.countConsumers(filter),
       );
     },
@@ -169,7 +140,7 @@ builder.queryField('projects', (t) =>
         afterId: afterIdOrThrow('Project', args.after),
         limit: limit + 1,
       });
-      return withCount(connectionOf('Project', rows, limit), () =>
+      return withCount(idConnectionOf('Project', rows, limit), () =>
         ctx.services.listings.countProjects(),
       );
     },

@@ -1,59 +1,28 @@
 // GraphQL: the resourceProviders connection with ResourceProviderFilter and opaque, provider-id
 // based cursors (upstream: handlers/resource_provider.py list_resource_providers).
-import { BadRequestError, ErrorCode } from '../src/placement/errors';
+import { ErrorCode } from '../src/placement/errors';
 import type { ProviderFilterSql } from '../src/placement/provider-filter';
 import { parseMemberOfOrThrow, parseTraitTermsOrThrow } from '../src/placement/query-syntax';
 import { part } from './access';
 import { builder } from './builder';
 import type { Context } from './context';
+import {
+  connectionOf,
+  cursorOf,
+  cursorValueOrThrow,
+  DEFAULT_PAGE_SIZE,
+  idConnectionOf,
+  MAX_PAGE_SIZE,
+  pageSizeOrThrow,
+} from './pagination';
 import { ResourceAmountInput, resourceMapOrThrow } from './resource-amount';
 import { ResourceProvider } from './resource-provider';
 import { addTotalCount, withCount } from './total-count';
 
-/** Page size when `first` is omitted. */
-export const DEFAULT_PAGE_SIZE = 100;
-/** Largest accepted `first`. */
-export const MAX_PAGE_SIZE = 1000;
-
-const CURSOR_PREFIX = 'ResourceProvider:';
-
-/** The opaque cursor of a provider: base64 of its internal id, stable across inserts and deletes. */
-export function providerCursor(id: number): string {
-  return Buffer.from(`${CURSOR_PREFIX}${id}`).toString('base64');
-}
-
-/**
- * The provider id inside a cursor made by {@link providerCursor}.
- * @throws BadRequestError (placement.query.bad_value) for anything else.
- */
-export function decodeProviderCursorOrThrow(cursor: string): number {
-  const text = Buffer.from(cursor, 'base64').toString('utf8');
-  const id = text.startsWith(CURSOR_PREFIX) ? Number(text.slice(CURSOR_PREFIX.length)) : Number.NaN;
-  if (!Number.isSafeInteger(id) || id < 0 || providerCursor(id) !== cursor) {
-    throw new BadRequestError(`Invalid cursor '${cursor}'.`, ErrorCode.INVALID_INPUT);
-  }
-  return id;
-}
-
-const RANK_PREFIX = 'ResourceProviderRank:';
-
-/** The cursor after the `position`-th provider of a ranked (orderBy) listing. */
-function rankCursor(position: number): string {
-  return Buffer.from(`${RANK_PREFIX}${position}`).toString('base64');
-}
-
-/** @throws BadRequestError (placement.query.bad_value) for anything but a {@link rankCursor}. */
-function decodeRankCursorOrThrow(cursor: string): number {
-  const text = Buffer.from(cursor, 'base64').toString('utf8');
-  const n = text.startsWith(RANK_PREFIX) ? Number(text.slice(RANK_PREFIX.length)) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n < 0 || rankCursor(n) !== cursor) {
-    throw new BadRequestError(
-      `Invalid cursor '${cursor}' for an ordered listing.`,
-      ErrorCode.INVALID_INPUT,
-    );
-  }
-  return n;
-}
+/** Cursors of the listing by creation: the provider's internal id. */
+const BY_ID = 'ResourceProvider';
+/** Cursors of a ranked (orderBy) listing: the position of the provider before the page. */
+const BY_RANK = 'ResourceProviderRank';
 
 const SortDirection = builder.enumType('SortDirection', {
   description: 'Sort order.',
@@ -76,17 +45,6 @@ const ResourceProviderOrder = builder.inputType('ResourceProviderOrder', {
     }),
   }),
 });
-
-export function pageSizeOrThrow(first: number | null | undefined): number {
-  const size = first ?? DEFAULT_PAGE_SIZE;
-  if (size < 0 || size > MAX_PAGE_SIZE) {
-    throw new BadRequestError(
-      `Invalid page size ${size}: first must be from 0 to ${MAX_PAGE_SIZE}.`,
-      ErrorCode.INVALID_INPUT,
-    );
-  }
-  return size;
-}
 
 export const ResourceProviderFilter = builder.inputType('ResourceProviderFilter', {
   description: 'All given conditions must hold (GET /resource_providers query parameters).',
@@ -159,22 +117,11 @@ export async function providerPage(
   limit: number,
   after: string | null | undefined,
 ) {
-  const afterId = after ? decodeProviderCursorOrThrow(after) : undefined;
+  const afterId = after ? cursorValueOrThrow(BY_ID, after) : undefined;
   // One extra row tells whether another page exists.
   const { rows, count } = await ctx.services.providers.page(filter, { afterId, limit: limit + 1 });
-  const page = rows.slice(0, limit);
-  ctx.loaders.primeProviders(page);
-  const edges = page.map((rp) => ({ cursor: providerCursor(rp.id), node: rp }));
-  const connection = {
-    edges,
-    pageInfo: {
-      hasNextPage: rows.length > limit,
-      hasPreviousPage: false,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges.at(-1)?.cursor ?? null,
-    },
-  };
-  return withCount(connection, count);
+  ctx.loaders.primeProviders(rows.slice(0, limit));
+  return withCount(idConnectionOf(BY_ID, rows, limit), count);
 }
 
 export const ResourceProviderConnection = builder.connectionObject(
@@ -216,22 +163,18 @@ builder.queryField('resourceProviders', (t) =>
           args.orderBy.utilisationOf,
           args.orderBy.direction ?? 'DESC',
         );
-        const offset = args.after ? decodeRankCursorOrThrow(args.after) : 0;
+        const offset = args.after
+          ? cursorValueOrThrow(BY_RANK, args.after, 0, ' for an ordered listing')
+          : 0;
         const slice = ranked.slice(offset, offset + limit);
         const nodes = await Promise.all(slice.map((r) => ctx.loaders.providerByUuid.load(r.uuid)));
         const edges = nodes.flatMap((node, i) =>
-          node ? [{ cursor: rankCursor(offset + i + 1), node }] : [],
+          node ? [{ cursor: cursorOf(BY_RANK, offset + i + 1), node }] : [],
         );
-        const connection = {
-          edges,
-          pageInfo: {
-            hasNextPage: ranked.length > offset + limit,
-            hasPreviousPage: false,
-            startCursor: edges[0]?.cursor ?? null,
-            endCursor: edges.at(-1)?.cursor ?? null,
-          },
-        };
-        return withCount(connection, async () => ranked.length);
+        return withCount(
+          connectionOf(edges, ranked.length > offset + limit),
+          async () => ranked.length,
+        );
       }
       return providerPage(ctx, providerFilterOrThrow(args.filter), limit, args.after);
     },

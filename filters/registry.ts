@@ -46,7 +46,7 @@ import * as serverGroupSoftAntiAffinityWeigher from './server-group-soft-anti-af
 import * as simpleCidrAffinityFilter from './simple-cidr-affinity-filter/index';
 import * as transformImageMetadata from './transform-image-metadata/index';
 
-/** Every built-in plugin module; pass to `createRegistry` from `src/scheduler/registry.ts`. */
+/** Every built-in plugin module; pass to `createRegistry` from `src/scheduler/runtime/registry.ts`. */
 export const builtinPlugins: readonly PluginModule[] = [
   aggregateInstanceExtraSpecsFilter,
   aggregateInstanceTypeFilter,

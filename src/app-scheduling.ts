@@ -5,14 +5,14 @@
 // or keeps the running pipelines when the new configuration does not build.
 import { builtinPlugins } from '../filters/registry';
 import type { Cache } from './cache/cache';
-import { type Config, pluginConfigOrThrow } from './config';
+import { type Config, pluginConfigOrThrow } from './config/config';
 import type { Logger } from './logger';
 import type { StageObserver } from './observability/stage';
 import { ClaimService } from './placement/claims';
 import { hostsOfConsumers } from './placement/consumer';
 import { BadRequestError, ErrorCode } from './placement/errors';
 import { AggregateMetadataCache } from './placement/host-rows';
-import { ClaimBatcher, type ClaimWriter } from './scheduler/claiming/claim-batcher';
+import type { ClaimWriter } from './scheduler/claiming/claim-batcher';
 import { errorMessage } from './scheduler/runtime/isolation';
 import { type OperatorPlugins, outOfProcessPlugins } from './scheduler/runtime/out-of-process';
 import {
@@ -145,11 +145,9 @@ export function createScheduling(
     hostViews: new HostViewCache(),
     aggregates: new AggregateMetadataCache(services.dataSource, services.changes),
     evaluations: new EvaluationMemo(config.scheduler.evaluationReuseMs),
-    claims: new ClaimBatcher(
-      observed ? observed.claimWriter(moves) : moves,
-      config.scheduler.claimBatch,
-    ),
-    claimWriter: moves,
+    claimService: moves,
+    claimBatch: config.scheduler.claimBatch,
+    ...(observed ? { observeClaims: (writer: ClaimWriter) => observed.claimWriter(writer) } : {}),
     log,
     instanceHosts: (uuids) => hostsOfConsumers(services.dataSource, uuids),
     serverGroups: (uuid, placing) => services.serverGroups.placement(uuid, placing),

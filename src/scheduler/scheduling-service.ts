@@ -10,7 +10,7 @@ import type { AllocationCandidates } from '../placement/allocation-candidates/re
 import type { Claimed, ClaimService } from '../placement/claims';
 import { ConflictError, ErrorCode } from '../placement/errors';
 import type { AggregateMetadataCache } from '../placement/host-rows';
-import type { ClaimBatcher } from './claiming/claim-batcher';
+import { ClaimBatcher, type ClaimWriter } from './claiming/claim-batcher';
 import { fitsWithPlanned, InFlight, selectClaimOrder } from './claiming/claim-order';
 import { GroupPlan } from './claiming/group-plan';
 import { fromView, noValidHost, toView, treeOf } from './host-requests';
@@ -41,7 +41,7 @@ const MAX_GROUP_CONFLICTS = 64;
 /**
  * What the scheduler works with, each built once by the composition root (src/app-scheduling.ts):
  * the capacity index's candidates, the state caches (each keyed by the index revision and the
- * aggregate-metadata version), the pipeline per filter override, and the claim writer.
+ * aggregate-metadata version), the pipeline per filter override, and the claim service.
  */
 export interface SchedulingDeps {
   readonly candidates: CandidateService;
@@ -50,9 +50,12 @@ export interface SchedulingDeps {
   readonly hostViews: HostViewCache;
   readonly aggregates: AggregateMetadataCache;
   readonly evaluations: EvaluationMemo<Evaluation>;
-  /** Writes claims (batching those that queue up together) and undoes them. */
-  readonly claims: ClaimBatcher;
-  readonly claimWriter: Pick<ClaimService, 'undo'>;
+  /** Writes claims (batched here: those that queue up together share a transaction) and undoes them. */
+  readonly claimService: ClaimWriter & Pick<ClaimService, 'undo'>;
+  /** Most claims one transaction writes (`BERTH_CLAIM_BATCH`; 1 = every claim alone). */
+  readonly claimBatch: number;
+  /** Wraps the writer of the batched claims (timing, src/http/metrics.ts); unwrapped when absent. */
+  readonly observeClaims?: (writer: ClaimWriter) => ClaimWriter;
   readonly log: Logger;
   /** Hosts of the instances scheduler hints name (src/placement/consumer.ts hostsOfConsumers). */
   readonly instanceHosts: InstanceHostLookup;
@@ -71,7 +74,8 @@ export class SchedulingService {
   private readonly pipelineFor: SchedulingDeps['pipelineFor'];
   private readonly cache: CandidateCache;
   private readonly log: Logger;
-  private readonly moves: Pick<ClaimService, 'undo'>;
+  /** Undoes the claims of a multi-create that failed. */
+  private readonly claimService: Pick<ClaimService, 'undo'>;
   private readonly candidates: CandidateService;
   private readonly stages: StageObserver;
   /** Host views between requests. */
@@ -86,10 +90,13 @@ export class SchedulingService {
     this.pipelineFor = deps.pipelineFor;
     this.cache = deps.candidateCache;
     this.log = deps.log;
-    this.moves = deps.claimWriter;
+    this.claimService = deps.claimService;
     this.candidates = deps.candidates;
     this.views = deps.hostViews;
-    this.claims = deps.claims;
+    this.claims = new ClaimBatcher(
+      deps.observeClaims ? deps.observeClaims(deps.claimService) : deps.claimService,
+      deps.claimBatch,
+    );
     this.evaluations = deps.evaluations;
     this.stages = deps.stages ?? BARE_STAGES;
   }
@@ -270,7 +277,7 @@ export class SchedulingService {
     const failed: string[] = [];
     for (const c of [...claimed].reverse()) {
       try {
-        await this.moves.undo(c);
+        await this.claimService.undo(c);
       } catch (err) {
         failed.push(`${c.consumerUuid}: ${(err as Error).message}`);
         this.log.warn(

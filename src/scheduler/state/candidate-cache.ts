@@ -12,39 +12,12 @@
 import { createHash } from 'node:crypto';
 import type { Cache } from '../../cache/cache';
 import { cacheKey } from '../../cache/cache';
-import type { CandidateRequest, RequestGroup } from '../../placement/allocation-candidates/request';
+import type { CandidateRequest } from '../../placement/allocation-candidates/request';
 import type { AllocationCandidates } from '../../placement/allocation-candidates/results';
 import type { ChangeBus } from '../../placement/change-bus';
 import { deepFreeze } from './deep-freeze';
+import { canonicalRequest } from './request-key';
 import { DEFAULT_GATE, type GateOptions, UsefulnessGate } from './usefulness-gate';
-
-const sortedSets = (sets: readonly (readonly string[])[] | undefined) =>
-  (sets ?? []).map((s) => [...s].sort()).sort((a, b) => a.join(',').localeCompare(b.join(',')));
-
-function canonicalGroup(g: RequestGroup) {
-  return {
-    s: g.suffix,
-    r: Object.entries(g.resources).sort(([a], [b]) => a.localeCompare(b)),
-    t: sortedSets(g.requiredTraits),
-    ft: [...g.forbiddenTraits].sort(),
-    m: sortedSets(g.memberOf),
-    fm: [...g.forbiddenAggregates].sort(),
-    it: g.inTree ?? null,
-  };
-}
-
-/** A stable string for equal requests, whatever their field order. */
-export function canonicalRequest(req: CandidateRequest): string {
-  return JSON.stringify({
-    g: [...req.groups].map(canonicalGroup).sort((a, b) => a.s.localeCompare(b.s)),
-    p: req.groupPolicy ?? null,
-    rr: sortedSets(req.rootRequired),
-    rf: [...(req.rootForbidden ?? [])].sort(),
-    ss: sortedSets(req.sameSubtree),
-    l: req.limit ?? null,
-    x: req.randomize ?? false,
-  });
-}
 
 /** Hit/miss counters (metrics). */
 export interface CandidateCacheStats {

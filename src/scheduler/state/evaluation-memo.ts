@@ -11,7 +11,7 @@
 // join it instead of starting their own. A failed evaluation is not kept.
 
 import type { RequestSpec } from '../plugin-api';
-import { canonicalRequest } from './candidate-cache';
+import { canonicalRequest } from './request-key';
 import { type StateVersion, sameState } from './state-version';
 
 /** Counters (metrics, bench). */

@@ -2,10 +2,24 @@
 // 4.x does it (keyword order, best_match relevance, message wording), so that 400 details read
 // as Placement's (upstream: placement/util.py extract_json, validate_query_params).
 import { type Json, pyRepr } from './py-repr';
+import type { Validated } from './schema-types';
 
-/** A schema node (only the keywords placement/schemas/*.py use). */
+/** The JSON types a schema can name. */
+export type SchemaTypeName =
+  | 'object'
+  | 'array'
+  | 'string'
+  | 'integer'
+  | 'number'
+  | 'boolean'
+  | 'null';
+
+/**
+ * A schema node (only the keywords placement/schemas/*.py use). Schemas are declared
+ * `as const satisfies Schema`, so that `Validated` (schema-types.ts) can read their literal type.
+ */
 export interface Schema {
-  readonly type?: string | readonly string[];
+  readonly type?: SchemaTypeName | readonly SchemaTypeName[];
   readonly properties?: Readonly<Record<string, Schema>>;
   readonly patternProperties?: Readonly<Record<string, Schema>>;
   readonly additionalProperties?: boolean;
@@ -335,4 +349,9 @@ export function formatSchemaError(e: SchemaError): string {
 export function validateSchema(v: unknown, schema: Schema): string | undefined {
   const best = bestMatch(iterErrors(v, schema));
   return best ? formatSchemaError(best) : undefined;
+}
+
+/** True when `v` validates against `schema` (so has the type the schema describes). */
+export function validates<const S extends Schema>(v: unknown, schema: S): v is Validated<S> {
+  return iterErrors(v, schema).next().done === true;
 }

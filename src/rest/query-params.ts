@@ -3,6 +3,7 @@
 
 import { badRequest } from './http-error';
 import { type Schema, validateSchema } from './json-schema';
+import type { Validated } from './schema-types';
 
 /** An ordered multi-valued query string. */
 export class QueryParams {
@@ -49,13 +50,17 @@ export class QueryParams {
   }
 
   /**
-   * util.validate_query_params: the query dict against `schema`.
+   * util.validate_query_params: the query dict against `schema`; returns that dict, of the
+   * type the schema describes.
    * @throws HttpError 400 'Invalid query string parameters: ...'
    */
-  validateOrThrow(schema: Schema): void {
-    const error = validateSchema(this.toDict(), schema);
+  validateOrThrow<const S extends Schema>(schema: S): Validated<S> {
+    const dict = this.toDict();
+    const error = validateSchema(dict, schema);
     if (error !== undefined) {
       throw badRequest(`Invalid query string parameters: ${error}`);
     }
+    // The one cast from the query to its type: `dict` has just validated against `schema`.
+    return dict as Validated<S>;
   }
 }

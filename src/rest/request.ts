@@ -11,6 +11,7 @@ import type { Microversion } from './microversion';
 import { authorizeOrThrow } from './policy';
 import type { Json } from './py-repr';
 import type { QueryParams } from './query-params';
+import type { Validated } from './schema-types';
 
 /** What the router knows about a request before dispatch. */
 export interface RestRequestInit {
@@ -113,11 +114,11 @@ export class RestRequest {
   }
 
   /**
-   * util.extract_json: the parsed body, validated against `schema` (so typed as `T`, the
-   * shape the schema describes).
+   * util.extract_json: the parsed body, validated against `schema`, so of the type the schema
+   * describes (declare the schema `as const satisfies Schema`).
    * @throws HttpError 400 'Malformed JSON: ...' or 'JSON does not validate: ...'
    */
-  jsonOrThrow<T = Json>(schema: Schema): T {
+  jsonOrThrow<const S extends Schema>(schema: S): Validated<S> {
     let data: Json;
     try {
       data = JSON.parse(this.init.body.toString('utf8')) as Json;
@@ -136,8 +137,25 @@ export class RestRequest {
     if (error !== undefined) {
       throw badRequest(`JSON does not validate: ${error}`);
     }
-    return data as unknown as T;
+    // The one cast from parsed input to its type: `data` has just validated against `schema`.
+    return data as Validated<S>;
   }
+}
+
+/**
+ * The schema of the newest entry of `schemas` (newest first) whose minimum microversion `req`
+ * matches; the list must end with one every request matches. Its type is the union of the
+ * listed schemas (each keeps its own body type).
+ */
+export function schemaFor<const L extends readonly (readonly [string, Schema])[]>(
+  req: RestRequest,
+  schemas: L,
+): L[number][1] {
+  const entry = schemas.find(([min]) => req.matches(min));
+  if (entry === undefined) {
+    throw new Error(`no schema for microversion ${req.version}`);
+  }
+  return entry[1];
 }
 
 /** Deepest JSON body accepted (Placement's bodies nest at most 5 levels). */

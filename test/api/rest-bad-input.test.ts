@@ -1,6 +1,8 @@
 // REST bad input never 500s: integers past 32 bits in query amounts (an empty answer, as in
-// Placement), NUL characters in path segments (every method) and JSON nested thousands of
-// levels deep (400 in Placement's error shape, nothing written).
+// Placement), NUL characters in path segments (every method), JSON nested thousands of levels
+// deep and inventories under keys that are no class name (400 in Placement's error shape,
+// nothing written).
+import { randomUUID } from 'node:crypto';
 import { createTestApp, type TestApp } from '../support/app';
 import { type RestClient, restClient } from '../support/rest';
 
@@ -58,6 +60,48 @@ describe('REST bad input', () => {
     const r = await call(method, path);
     expect(r.status).toBe(400);
     expect(JSON.parse(r.text).errors[0].detail).toMatch(/NUL|null character|invalid/i);
+  });
+
+  // Placement's schema checks only the `inventories` keys that are class names and answers 500
+  // for a value under another key that is no object or has no numeric total; berth checks such
+  // a value as an inventory (other fields ignored, as Placement's handler does).
+  describe('an inventory under a key that is no class name', () => {
+    let uuid: string;
+    beforeAll(async () => {
+      uuid = randomUUID();
+      await call('POST', '/resource_providers', JSON.stringify({ name: `inv-${uuid}`, uuid }));
+    });
+    const putBody = (value: string) =>
+      `{"resource_provider_generation": 0, "inventories": {"lower": ${value}}}`;
+
+    it.each(['null', '5', '"x"', '[]', '{}', '{"total": "x"}', '{"total": 5, "reserved": -1}'])(
+      'is checked as one: PUT .../inventories with %s',
+      async (value) => {
+        const r = await call('PUT', `/resource_providers/${uuid}/inventories`, putBody(value));
+        expect(r.status).toBe(400);
+        expect(JSON.parse(r.text).errors[0].detail).toMatch(
+          /JSON does not validate: .+ Failed validating /,
+        );
+      },
+    );
+
+    it('is checked as one: POST /reshaper', async () => {
+      const body = `{"inventories": {"${uuid}": ${putBody('null')}}, "allocations": {}}`;
+      const r = await call('POST', '/reshaper', body);
+      expect(r.status).toBe(400);
+      expect(JSON.parse(r.text).errors[0].detail).toMatch(/JSON does not validate: None is not/);
+    });
+
+    it.each(['{"total": 5}', '{"total": 5, "foo": 1}'])(
+      'names an unknown class when %s is an inventory, as in Placement',
+      async (value) => {
+        const r = await call('PUT', `/resource_providers/${uuid}/inventories`, putBody(value));
+        expect(r.status).toBe(400);
+        expect(JSON.parse(r.text).errors[0].detail).toContain(
+          `Unknown resource class in inventory for resource provider ${uuid}: No such resource class lower.`,
+        );
+      },
+    );
   });
 
   it.each([

@@ -37,13 +37,10 @@ export async function setAggregates(req: RestRequest, svc: Services): Promise<Re
   req.authorizeOrThrow('placement:resource_providers:aggregates:update');
   const considerGeneration = req.matches(INCLUDE_GENERATION_VERSION);
   const rp = await providerOrThrow(svc, req.param('uuid'));
-  let aggregates: string[];
+  let aggregates: readonly string[];
   let generation: number | null = null;
   if (considerGeneration) {
-    const data = req.jsonOrThrow<{
-      aggregates: string[];
-      resource_provider_generation: number;
-    }>(PUT_AGGREGATES_SCHEMA_V1_19);
+    const data = req.jsonOrThrow(PUT_AGGREGATES_SCHEMA_V1_19);
     if (data.resource_provider_generation !== rp.generation) {
       throw conflict(
         "Resource provider's generation already changed. Please update the generation and try again.",
@@ -53,7 +50,7 @@ export async function setAggregates(req: RestRequest, svc: Services): Promise<Re
     aggregates = data.aggregates;
     generation = data.resource_provider_generation;
   } else {
-    aggregates = req.jsonOrThrow<string[]>(PUT_AGGREGATES_SCHEMA_V1_1);
+    aggregates = req.jsonOrThrow(PUT_AGGREGATES_SCHEMA_V1_1);
   }
   const result = await mapDomainErrors(
     () => svc.aggregates.setForProvider(rp.uuid, generation, aggregates),

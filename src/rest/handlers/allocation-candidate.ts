@@ -4,7 +4,7 @@ import type { Services } from '../../services';
 import { candidatesJson } from '../candidate-json';
 import { candidateRequestOrThrow } from '../candidate-query';
 import { mapDomainErrors } from '../domain-errors';
-import type { RestRequest } from '../request';
+import { type RestRequest, schemaFor } from '../request';
 import { type RestResponse, withCacheHeaders } from '../response';
 import { GET_AC_SCHEMAS } from '../schemas/allocation-candidate';
 
@@ -16,8 +16,7 @@ export async function listAllocationCandidates(
   req.requireVersionOrThrow('1.10');
   req.checkAcceptOrThrow();
   req.authorizeOrThrow('placement:allocation_candidates:list');
-  const schema = GET_AC_SCHEMAS.find(([min]) => req.matches(min))![1];
-  req.query.validateOrThrow(schema);
+  req.query.validateOrThrow(schemaFor(req, GET_AC_SCHEMAS));
   const request = candidateRequestOrThrow(req.query, req.version);
   const cands = await mapDomainErrors(() =>
     svc.candidates.find(request, { nestedAware: req.matches('1.29') }),

@@ -7,9 +7,10 @@ import { isPlacementError, type PlacementError } from '../../placement/errors';
 import type { Services } from '../../services';
 import { type ErrorMapping, mapDomainErrors } from '../domain-errors';
 import { badRequest, HttpError, notFound } from '../http-error';
-import { isUuidLike, type Schema } from '../json-schema';
-import type { RestRequest } from '../request';
+import { isUuidLike } from '../json-schema';
+import { type RestRequest, schemaFor } from '../request';
 import { emptyResponse, type RestResponse } from '../response';
+import type { Validated } from '../schema-types';
 import {
   ALLOCATION_SCHEMA,
   ALLOCATION_SCHEMA_V1_8,
@@ -24,20 +25,36 @@ import {
 } from '../schemas/allocation';
 import { canonicalUuid } from './canonical-uuid';
 
-/** One consumer's body after schema validation (any microversion's shape). */
-interface WireConsumer {
-  readonly allocations:
-    | readonly { resource_provider: { uuid: string }; resources: Record<string, number> }[]
-    | Readonly<Record<string, { resources: Record<string, number> }>>;
-  readonly project_id?: string;
-  readonly user_id?: string;
-  readonly consumer_generation?: number | null;
-  readonly consumer_type?: string;
-}
+/** PUT schemas by minimum microversion, newest first. */
+const PUT_SCHEMAS = [
+  ['1.38', ALLOCATION_SCHEMA_V1_38],
+  ['1.34', ALLOCATION_SCHEMA_V1_34],
+  ['1.28', ALLOCATION_SCHEMA_V1_28],
+  ['1.12', ALLOCATION_SCHEMA_V1_12],
+  ['1.8', ALLOCATION_SCHEMA_V1_8],
+  ['1.0', ALLOCATION_SCHEMA],
+] as const;
 
-/** The domain input for one consumer, following the request's microversion. */
+/** POST schemas by minimum microversion, newest first. */
+const POST_SCHEMAS = [
+  ['1.38', POST_ALLOCATIONS_V1_38],
+  ['1.34', POST_ALLOCATIONS_V1_34],
+  ['1.28', POST_ALLOCATIONS_V1_28],
+  ['1.13', POST_ALLOCATIONS_V1_13],
+] as const;
+
+/**
+ * One consumer's body of any microversion (each schema's own shape). The consumers of POST
+ * /allocations and of the reshaper have the shapes of the PUT bodies from 1.12.
+ */
+export type WireConsumer = Validated<(typeof PUT_SCHEMAS)[number][1]>;
+
+/**
+ * The domain input for one consumer. Each field is there from the microversion whose schema
+ * requires it (project and user 1.8, consumer_generation 1.28, consumer_type 1.38) and absent
+ * before (the schemas refuse it).
+ */
 export function toConsumerInput(
-  req: RestRequest,
   consumerUuid: string,
   data: WireConsumer,
 ): ConsumerAllocationsInput {
@@ -48,15 +65,16 @@ export function toConsumerInput(
     }
   } else {
     for (const [uuid, a] of Object.entries(data.allocations)) {
-      byProvider.set(uuid, (a as { resources: Record<string, number> }).resources);
+      byProvider.set(uuid, a.resources);
     }
   }
+  const owned = 'project_id' in data;
   return {
     consumerUuid,
-    projectId: data.project_id ?? null,
-    userId: data.project_id === undefined ? null : (data.user_id ?? null),
-    consumerGeneration: req.matches('1.28') ? (data.consumer_generation ?? null) : undefined,
-    consumerType: req.matches('1.38') ? data.consumer_type : undefined,
+    projectId: owned ? data.project_id : null,
+    userId: owned ? data.user_id : null,
+    consumerGeneration: 'consumer_generation' in data ? data.consumer_generation : undefined,
+    consumerType: 'consumer_type' in data ? data.consumer_type : undefined,
     allocations: [...byProvider].map(([providerUuid, resources]) => ({ providerUuid, resources })),
   };
 }
@@ -70,21 +88,12 @@ function writeErrors(prefix: string): ErrorMapping {
   };
 }
 
-const PUT_SCHEMAS: readonly (readonly [string, string, Schema])[] = [
-  ['1.38', '1.39', ALLOCATION_SCHEMA_V1_38],
-  ['1.34', '1.37', ALLOCATION_SCHEMA_V1_34],
-  ['1.28', '1.33', ALLOCATION_SCHEMA_V1_28],
-  ['1.12', '1.27', ALLOCATION_SCHEMA_V1_12],
-  ['1.8', '1.11', ALLOCATION_SCHEMA_V1_8],
-  ['1.0', '1.7', ALLOCATION_SCHEMA],
-];
-
 /** PUT /allocations/{consumer_uuid}. */
 export async function setAllocationsForConsumer(
   req: RestRequest,
   svc: Services,
 ): Promise<RestResponse> {
-  const schema = PUT_SCHEMAS.find(([min, max]) => req.matches(min, max))![2];
+  const schema = schemaFor(req, PUT_SCHEMAS);
   req.requireJsonContentOrThrow();
   req.authorizeOrThrow('placement:allocations:update');
   const raw = req.param('consumer_uuid');
@@ -92,8 +101,7 @@ export async function setAllocationsForConsumer(
     throw badRequest(`Malformed consumer_uuid: ${raw}`);
   }
   const consumerUuid = canonicalUuid(raw);
-  const data = req.jsonOrThrow<WireConsumer>(schema);
-  const input = toConsumerInput(req, consumerUuid, data);
+  const input = toConsumerInput(consumerUuid, req.jsonOrThrow(schema));
   await mapDomainErrors(
     () => svc.allocations.setOne(input, { checkConsumerGeneration: req.matches('1.28') }),
     writeErrors(`Unable to allocate inventory for consumer ${consumerUuid}: `),
@@ -106,18 +114,9 @@ export async function setAllocations(req: RestRequest, svc: Services): Promise<R
   req.requireVersionOrThrow('1.13');
   req.requireJsonContentOrThrow();
   req.authorizeOrThrow('placement:allocations:manage');
-  let schema = POST_ALLOCATIONS_V1_13;
-  if (req.matches('1.28')) {
-    schema = POST_ALLOCATIONS_V1_28;
-  }
-  if (req.matches('1.34')) {
-    schema = POST_ALLOCATIONS_V1_34;
-  }
-  if (req.matches('1.38')) {
-    schema = POST_ALLOCATIONS_V1_38;
-  }
-  const data = req.jsonOrThrow<Record<string, WireConsumer>>(schema);
-  const inputs = Object.entries(data).map(([uuid, c]) => toConsumerInput(req, uuid, c));
+  const schema = schemaFor(req, POST_SCHEMAS);
+  const consumers: Record<string, WireConsumer> = req.jsonOrThrow(schema);
+  const inputs = Object.entries(consumers).map(([uuid, c]) => toConsumerInput(uuid, c));
   await mapDomainErrors(
     () => svc.allocations.set(inputs, { checkConsumerGeneration: req.matches('1.28') }),
     writeErrors('Unable to allocate inventory '),

@@ -2,17 +2,41 @@
 // (upstream: placement/handlers/inventory.py _extract_inventory, _serialize_inventory).
 import type { InventoryInput } from '../../placement/inventory-rules';
 import type { InventoryRecord } from '../../placement/types';
+import { badRequest } from '../http-error';
+import { validateSchema, validates } from '../json-schema';
 import { jsonWithFloats } from '../py-json';
 import { jsonResponse, type RestResponse } from '../response';
+import type { Validated } from '../schema-types';
+import {
+  LOOSE_INVENTORY_RECORD_SCHEMA,
+  type PUT_INVENTORY_RECORD_SCHEMA,
+} from '../schemas/inventory';
 
-/** An inventory as clients write it (schema-validated). */
-export interface WireInventory {
-  readonly total: number;
-  readonly reserved?: number;
-  readonly min_unit?: number;
-  readonly max_unit?: number;
-  readonly step_size?: number;
-  readonly allocation_ratio?: number;
+/** An inventory as clients write it (one record of PUT .../inventories; the other bodies add fields). */
+export type WireInventory = Validated<typeof PUT_INVENTORY_RECORD_SCHEMA>;
+
+/**
+ * The `inventories` of a PUT .../inventories or reshaper body, every value an inventory.
+ * Placement's schema checks the values of the keys that are class names (RC_PATTERN) and lets
+ * any other key through with any value: Placement's handler then reads an object's inventory
+ * fields, ignoring others, and answers 500 for a value that is no object or lacks a numeric
+ * total. Such a value is checked here against LOOSE_INVENTORY_RECORD_SCHEMA; no class has such
+ * a name, so an inventory that passes is refused as an unknown resource class, as in Placement.
+ * @throws HttpError 400 'JSON does not validate: ...' (the error within that inventory).
+ */
+export function checkedInventoriesOrThrow(
+  inventories: Readonly<Record<string, unknown>>,
+): Record<string, WireInventory> {
+  return Object.fromEntries(
+    Object.entries(inventories).map(([rc, value]) => {
+      if (!validates(value, LOOSE_INVENTORY_RECORD_SCHEMA)) {
+        throw badRequest(
+          `JSON does not validate: ${validateSchema(value, LOOSE_INVENTORY_RECORD_SCHEMA)}`,
+        );
+      }
+      return [rc, value];
+    }),
+  );
 }
 
 /** Domain input of `wire` for class `rc` (defaults are the domain's, equal to Placement's). */

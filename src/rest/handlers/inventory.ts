@@ -14,6 +14,7 @@ import {
 } from '../schemas/inventory';
 import { validateInventoryCapacityOrThrow } from './inventory-capacity';
 import {
+  checkedInventoriesOrThrow,
   intRatioLiterals,
   inventoryJsonResponse,
   serializeInventories,
@@ -90,11 +91,7 @@ export async function createInventory(req: RestRequest, svc: Services): Promise<
   req.authorizeOrThrow('placement:resource_providers:inventories:create');
   const uuid = req.param('uuid');
   const rp = await providerOrThrow(svc, uuid);
-  const data = req.jsonOrThrow<
-    WireInventory & {
-      resource_class: string;
-    }
-  >(POST_INVENTORY_SCHEMA);
+  const data = req.jsonOrThrow(POST_INVENTORY_SCHEMA);
   const rc = data.resource_class;
   validateInventoryCapacityOrThrow(
     req,
@@ -167,18 +164,16 @@ export async function setInventories(req: RestRequest, svc: Services): Promise<R
   req.requireJsonContentOrThrow();
   req.authorizeOrThrow('placement:resource_providers:inventories:update');
   const rp = await providerOrThrow(svc, req.param('uuid'));
-  const data = req.jsonOrThrow<{
-    resource_provider_generation: number;
-    inventories: Record<string, WireInventory>;
-  }>(PUT_INVENTORY_SCHEMA);
+  const data = req.jsonOrThrow(PUT_INVENTORY_SCHEMA);
+  const inventories = checkedInventoriesOrThrow(data.inventories);
   if (data.resource_provider_generation !== rp.generation) {
     throw generationConflict();
   }
-  const inputs = Object.entries(data.inventories).map(([rc, w]) => toInventoryInput(rc, w));
+  const inputs = Object.entries(inventories).map(([rc, w]) => toInventoryInput(rc, w));
   validateInventoryCapacityOrThrow(
     req,
     rp.uuid,
-    data.inventories,
+    inventories,
     `Unable to update inventory for resource provider ${rp.uuid}`,
   );
   const result = await mapDomainErrors(
@@ -197,7 +192,7 @@ export async function setInventories(req: RestRequest, svc: Services): Promise<R
     req,
     result.inventories,
     result.provider.generation,
-    intRatioClasses(req, data.inventories),
+    intRatioClasses(req, inventories),
   );
 }
 
@@ -224,11 +219,7 @@ export async function updateInventory(req: RestRequest, svc: Services): Promise<
   req.authorizeOrThrow('placement:resource_providers:inventories:update');
   const rc = req.param('resource_class');
   const rp = await providerOrThrow(svc, req.param('uuid'));
-  const data = req.jsonOrThrow<
-    WireInventory & {
-      resource_provider_generation: number;
-    }
-  >(BASE_INVENTORY_SCHEMA);
+  const data = req.jsonOrThrow(BASE_INVENTORY_SCHEMA);
   if (data.resource_provider_generation !== rp.generation) {
     throw generationConflict();
   }

@@ -5,36 +5,29 @@ import type { ReshapeInput } from '../../placement/reshaper';
 import type { Services } from '../../services';
 import { mapDomainErrors } from '../domain-errors';
 import { badRequest, conflict, HttpError } from '../http-error';
-import type { RestRequest } from '../request';
+import { type RestRequest, schemaFor } from '../request';
 import { emptyResponse, type RestResponse } from '../response';
 import {
   POST_RESHAPER_SCHEMA,
   POST_RESHAPER_SCHEMA_V1_34,
   POST_RESHAPER_SCHEMA_V1_38,
 } from '../schemas/reshaper';
-import { toConsumerInput } from './allocation-write';
-import { toInventoryInput, type WireInventory } from './inventory-format';
+import { toConsumerInput, type WireConsumer } from './allocation-write';
+import { checkedInventoriesOrThrow, toInventoryInput } from './inventory-format';
 
-interface WireReshape {
-  readonly inventories: Record<
-    string,
-    { resource_provider_generation: number; inventories: Record<string, WireInventory> }
-  >;
-  readonly allocations: Record<string, Parameters<typeof toConsumerInput>[2]>;
-}
+/** Schemas by minimum microversion, newest first. */
+const SCHEMAS = [
+  ['1.38', POST_RESHAPER_SCHEMA_V1_38],
+  ['1.34', POST_RESHAPER_SCHEMA_V1_34],
+  ['1.30', POST_RESHAPER_SCHEMA],
+] as const;
 
 /** POST /reshaper (1.30). */
 export async function reshape(req: RestRequest, svc: Services): Promise<RestResponse> {
   req.requireVersionOrThrow('1.30');
   req.requireJsonContentOrThrow();
   req.authorizeOrThrow('placement:reshaper:reshape');
-  let schema = POST_RESHAPER_SCHEMA;
-  if (req.matches('1.38')) {
-    schema = POST_RESHAPER_SCHEMA_V1_38;
-  } else if (req.matches('1.34')) {
-    schema = POST_RESHAPER_SCHEMA_V1_34;
-  }
-  const data = req.jsonOrThrow<WireReshape>(schema);
+  const data = req.jsonOrThrow(schemaFor(req, SCHEMAS));
   const inventories: ReshapeInput['inventories'][number][] = [];
   for (const [uuid, inv] of Object.entries(data.inventories)) {
     const rp = await svc.providers.find(uuid);
@@ -54,12 +47,13 @@ export async function reshape(req: RestRequest, svc: Services): Promise<RestResp
     inventories.push({
       providerUuid: rp.uuid,
       generation: given,
-      inventories: Object.entries(inv.inventories).map(([rc, w]) => toInventoryInput(rc, w)),
+      inventories: Object.entries(checkedInventoriesOrThrow(inv.inventories)).map(([rc, w]) =>
+        toInventoryInput(rc, w),
+      ),
     });
   }
-  const allocations = Object.entries(data.allocations).map(([uuid, c]) =>
-    toConsumerInput(req, uuid, c),
-  );
+  const consumers: Record<string, WireConsumer> = data.allocations;
+  const allocations = Object.entries(consumers).map(([uuid, c]) => toConsumerInput(uuid, c));
   await mapDomainErrors(
     () =>
       svc.reshaper.reshape(

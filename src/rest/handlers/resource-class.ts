@@ -37,7 +37,7 @@ export async function createResourceClass(req: RestRequest, svc: Services): Prom
   req.requireVersionOrThrow('1.2');
   req.requireJsonContentOrThrow();
   req.authorizeOrThrow('placement:resource_classes:create');
-  const { name } = req.jsonOrThrow<{ name: string }>(POST_RC_SCHEMA_V1_2);
+  const { name } = req.jsonOrThrow(POST_RC_SCHEMA_V1_2);
   await mapDomainErrors(() => svc.resourceClasses.create(name), {
     409: () => conflict(`Conflicting resource class already exists: ${name}`),
   });
@@ -83,7 +83,7 @@ async function renameResourceClass(req: RestRequest, svc: Services): Promise<Res
   const name = req.param('name');
   req.requireJsonContentOrThrow();
   req.authorizeOrThrow('placement:resource_classes:update');
-  const data = req.jsonOrThrow<{ name: string }>(PUT_RC_SCHEMA_V1_2);
+  const data = req.jsonOrThrow(PUT_RC_SCHEMA_V1_2);
   await classOrThrow(svc, name);
   const rc = await mapDomainErrors(() => svc.resourceClasses.rename(name, data.name), {
     400: () => badRequest(`Cannot update standard resource class ${name}`),

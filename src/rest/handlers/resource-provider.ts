@@ -6,7 +6,7 @@ import type { Services } from '../../services';
 import { mapDomainErrors } from '../domain-errors';
 import { badRequest, HttpError } from '../http-error';
 import { memberOfParamsOrThrow, parseResourcesOrThrow, traitParamsOrThrow } from '../qs-parsers';
-import type { RestRequest } from '../request';
+import { type RestRequest, schemaFor } from '../request';
 import {
   emptyResponse,
   jsonResponse,
@@ -61,6 +61,18 @@ export function serializeProvider(req: RestRequest, rp: ResourceProviderRecord) 
 
 const lastModifiedOf = (rp: ResourceProviderRecord): Date => rp.updatedAt ?? rp.createdAt;
 
+// Body schemas by minimum microversion, newest first. Picked from a list, not with `a ? b : c`:
+// TypeScript reduces the union of a conditional expression to its supertype, and the body type
+// of the 1.14 schema (more fields) would be lost.
+const POST_SCHEMAS = [
+  ['1.14', POST_RP_SCHEMA_V1_14],
+  ['1.0', POST_RESOURCE_PROVIDER_SCHEMA],
+] as const;
+const PUT_SCHEMAS = [
+  ['1.14', PUT_RP_SCHEMA_V1_14],
+  ['1.0', PUT_RESOURCE_PROVIDER_SCHEMA],
+] as const;
+
 /** POST /resource_providers. */
 export async function createResourceProvider(
   req: RestRequest,
@@ -68,15 +80,11 @@ export async function createResourceProvider(
 ): Promise<RestResponse> {
   req.requireJsonContentOrThrow();
   req.authorizeOrThrow('placement:resource_providers:create');
-  const schema = req.matches('1.14') ? POST_RP_SCHEMA_V1_14 : POST_RESOURCE_PROVIDER_SCHEMA;
-  const data = req.jsonOrThrow<{
-    name: string;
-    uuid?: string;
-    parent_provider_uuid?: string | null;
-  }>(schema);
+  const data = req.jsonOrThrow(schemaFor(req, POST_SCHEMAS));
   const uuid = data.uuid ? canonicalUuid(data.uuid) : randomUUID();
+  const parentUuid = 'parent_provider_uuid' in data ? data.parent_provider_uuid : undefined;
   const rp = await mapDomainErrors(() =>
-    svc.providers.create({ name: data.name, uuid, parentUuid: data.parent_provider_uuid }),
+    svc.providers.create({ name: data.name, uuid, parentUuid }),
   );
   const location = { location: providerUrl(req, rp.uuid) };
   if (req.matches('1.20')) {
@@ -116,9 +124,8 @@ export async function listResourceProviders(
 ): Promise<RestResponse> {
   req.checkAcceptOrThrow();
   req.authorizeOrThrow('placement:resource_providers:list');
-  const schema = GET_RPS_SCHEMAS.find(([min]) => req.matches(min))![1];
   const q = req.query;
-  q.validateOrThrow(schema);
+  q.validateOrThrow(schemaFor(req, GET_RPS_SCHEMAS));
   const memberOf = q.has('member_of') ? memberOfParamsOrThrow(q, req.version) : undefined;
   const traits = q.has('required') ? traitParamsOrThrow(q, req.version) : undefined;
   const resources = q.has('resources') ? parseResourcesOrThrow(q.get('resources')!) : undefined;
@@ -154,14 +161,13 @@ export async function updateResourceProvider(
   req.requireJsonContentOrThrow();
   req.authorizeOrThrow('placement:resource_providers:update');
   await providerOrThrow(svc, uuid);
-  const schema = req.matches('1.14') ? PUT_RP_SCHEMA_V1_14 : PUT_RESOURCE_PROVIDER_SCHEMA;
-  const data = req.jsonOrThrow<{ name: string; parent_provider_uuid?: string | null }>(schema);
+  const data = req.jsonOrThrow(schemaFor(req, PUT_SCHEMAS));
   const rp = await mapDomainErrors(
     () =>
       svc.providers.update({
         uuid,
         name: data.name,
-        parentUuid: data.parent_provider_uuid,
+        parentUuid: 'parent_provider_uuid' in data ? data.parent_provider_uuid : undefined,
         allowReparenting: req.matches('1.37'),
       }),
     {

@@ -144,10 +144,7 @@ export async function updateTraitsForResourceProvider(
   req.requireVersionOrThrow('1.6');
   req.requireJsonContentOrThrow();
   req.authorizeOrThrow('placement:resource_providers:traits:update');
-  const data = req.jsonOrThrow<{
-    traits: string[];
-    resource_provider_generation: number;
-  }>(SET_TRAITS_FOR_RP_SCHEMA);
+  const data = req.jsonOrThrow(SET_TRAITS_FOR_RP_SCHEMA);
   const rp = await providerOrThrow(svc, req.param('uuid'));
   if (rp.generation !== data.resource_provider_generation) {
     throw conflict(

@@ -4,10 +4,16 @@ import type { UsageRecord } from '../../placement/types';
 import type { Services } from '../../services';
 import { mapDomainErrors } from '../domain-errors';
 import { ownProjectOrThrow } from '../project-reads';
-import type { RestRequest } from '../request';
+import { type RestRequest, schemaFor } from '../request';
 import { jsonResponse, type RestResponse, withCacheHeaders } from '../response';
 import { GET_USAGES_SCHEMA_1_9, GET_USAGES_SCHEMA_V1_38 } from '../schemas/usage';
 import { providerOrThrow } from './provider-lookup';
+
+/** Query schemas by minimum microversion, newest first. */
+const QUERY_SCHEMAS = [
+  ['1.38', GET_USAGES_SCHEMA_V1_38],
+  ['1.9', GET_USAGES_SCHEMA_1_9],
+] as const;
 
 const byClass = (usages: readonly UsageRecord[]): Record<string, number> =>
   Object.fromEntries(usages.map((u) => [u.resourceClass, u.used]));
@@ -33,20 +39,14 @@ export async function listUsages(req: RestRequest, svc: Services): Promise<RestR
 export async function getTotalUsages(req: RestRequest, svc: Services): Promise<RestResponse> {
   req.requireVersionOrThrow('1.9');
   req.checkAcceptOrThrow();
-  const q = req.query;
-  const projectId = q.get('project_id');
-  const userId = q.get('user_id');
-  const consumerType = q.get('consumer_type');
   req.authorizeOrThrow('placement:usages');
-  ownProjectOrThrow(req.caller, 'placement:usages', projectId ?? null);
+  // A project-scoped token is refused another project like a policy failure: before the query.
+  ownProjectOrThrow(req.caller, 'placement:usages', req.query.get('project_id') ?? null);
   const byType = req.matches('1.38');
-  q.validateOrThrow(byType ? GET_USAGES_SCHEMA_V1_38 : GET_USAGES_SCHEMA_1_9);
+  const query = req.query.validateOrThrow(schemaFor(req, QUERY_SCHEMAS));
+  const consumerType = 'consumer_type' in query ? query.consumer_type : undefined;
   const report = await mapDomainErrors(() =>
-    svc.usages.forProject({
-      projectId: projectId!,
-      userId,
-      consumerType: byType ? consumerType : undefined,
-    }),
+    svc.usages.forProject({ projectId: query.project_id, userId: query.user_id, consumerType }),
   );
   let usages: Record<string, unknown>;
   if (!byType) {

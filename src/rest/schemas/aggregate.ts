@@ -1,17 +1,17 @@
 // Request schemas of provider aggregates (upstream: placement/schemas/aggregate.py).
 import type { Schema } from '../json-schema';
 
-const AGGREGATES_LIST: Schema = {
+const AGGREGATES_LIST = {
   type: 'array',
   items: { type: 'string', format: 'uuid' },
   uniqueItems: true,
-};
+} as const satisfies Schema;
 
 /** PUT .../aggregates, 1.1 - 1.18: a bare list. */
-export const PUT_AGGREGATES_SCHEMA_V1_1: Schema = AGGREGATES_LIST;
+export const PUT_AGGREGATES_SCHEMA_V1_1 = AGGREGATES_LIST;
 
 /** PUT .../aggregates from 1.19: with the provider generation. */
-export const PUT_AGGREGATES_SCHEMA_V1_19: Schema = {
+export const PUT_AGGREGATES_SCHEMA_V1_19 = {
   type: 'object',
   properties: {
     aggregates: AGGREGATES_LIST,
@@ -19,4 +19,4 @@ export const PUT_AGGREGATES_SCHEMA_V1_19: Schema = {
   },
   required: ['aggregates', 'resource_provider_generation'],
   additionalProperties: false,
-};
+} as const satisfies Schema;

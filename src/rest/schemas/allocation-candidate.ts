@@ -3,43 +3,47 @@
 import type { Schema } from '../json-schema';
 import { GROUP_PAT, GROUP_PAT_1_33 } from './common';
 
-const STRING: Schema = { type: 'string' };
-const STRING_LIST: Schema = { type: ['string'] };
-const LIMIT: Schema = {
+const STRING = { type: 'string' } as const satisfies Schema;
+const STRING_LIST = { type: ['string'] } as const satisfies Schema;
+const LIMIT = {
   type: ['integer', 'string'],
   pattern: '^[1-9][0-9]*$',
   minimum: 1,
   minLength: 1,
-};
-const GROUP_POLICY: Schema = { type: 'string', enum: ['none', 'isolate'] };
+} as const satisfies Schema;
+const GROUP_POLICY = { type: 'string', enum: ['none', 'isolate'] } as const satisfies Schema;
 
-const flat = (properties: Record<string, Schema>): Schema => ({
-  type: 'object',
-  properties,
-  required: ['resources'],
-  additionalProperties: false,
-});
+type Properties = Readonly<Record<string, Schema>>;
 
-const groupKeys = (pat: string, kinds: readonly string[]): Record<string, Schema> =>
+const flat = <const P extends Properties>(properties: P) =>
+  ({
+    type: 'object',
+    properties,
+    required: ['resources'],
+    additionalProperties: false,
+  }) as const satisfies Schema;
+
+const groupKeys = (pat: string, kinds: readonly string[]): Record<string, typeof STRING> =>
   Object.fromEntries(kinds.map((k) => [`^${k}(${pat})?$`, STRING]));
 
-const granular = (
-  properties: Record<string, Schema>,
+const granular = <const P extends Properties>(
+  properties: P,
   pat: string,
   kinds: readonly string[],
-): Schema => ({
-  type: 'object',
-  properties,
-  additionalProperties: false,
-  patternProperties: groupKeys(pat, kinds),
-});
+) =>
+  ({
+    type: 'object',
+    properties,
+    additionalProperties: false,
+    patternProperties: groupKeys(pat, kinds),
+  }) as const satisfies Schema;
 
 const KINDS_1_25 = ['resources', 'required', 'member_of'];
 const KINDS_1_31 = [...KINDS_1_25, 'in_tree'];
-const GRANULAR_PROPS = { limit: LIMIT, group_policy: GROUP_POLICY };
+const GRANULAR_PROPS = { limit: LIMIT, group_policy: GROUP_POLICY } as const;
 
 /** Schemas by minimum microversion, newest first (the handler's _get_schema). */
-export const GET_AC_SCHEMAS: readonly (readonly [string, Schema])[] = [
+export const GET_AC_SCHEMAS = [
   [
     '1.36',
     granular(
@@ -59,4 +63,4 @@ export const GET_AC_SCHEMAS: readonly (readonly [string, Schema])[] = [
   ['1.17', flat({ resources: STRING, limit: LIMIT, required: STRING_LIST })],
   ['1.16', flat({ resources: STRING, limit: LIMIT })],
   ['1.10', flat({ resources: STRING })],
-];
+] as const;

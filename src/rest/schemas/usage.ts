@@ -2,18 +2,18 @@
 import type { Schema } from '../json-schema';
 import { CONSUMER_TYPE_GET_PATTERN } from './common';
 
-const id: Schema = { type: 'string', minLength: 1, maxLength: 255 };
+const id = { type: 'string', minLength: 1, maxLength: 255 } as const satisfies Schema;
 
 /** GET /usages, 1.9 - 1.37. */
-export const GET_USAGES_SCHEMA_1_9: Schema = {
+export const GET_USAGES_SCHEMA_1_9 = {
   type: 'object',
   properties: { project_id: id, user_id: id },
   required: ['project_id'],
   additionalProperties: false,
-};
+} as const satisfies Schema;
 
 /** GET /usages from 1.38 (consumer_type filter). */
-export const GET_USAGES_SCHEMA_V1_38: Schema = {
+export const GET_USAGES_SCHEMA_V1_38 = {
   type: 'object',
   properties: {
     project_id: id,
@@ -27,4 +27,4 @@ export const GET_USAGES_SCHEMA_V1_38: Schema = {
   },
   required: ['project_id'],
   additionalProperties: false,
-};
+} as const satisfies Schema;

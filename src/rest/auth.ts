@@ -25,7 +25,8 @@ export interface RestCaller {
 /** REST authentication mode (config BERTH_REST_AUTH). */
 export type RestAuthMode = 'noauth2' | 'token';
 
-function header(headers: IncomingHttpHeaders, name: string): string | undefined {
+/** Header `name` as text (repeated ones joined with ','), or undefined when absent. */
+export function header(headers: IncomingHttpHeaders, name: string): string | undefined {
   const v = headers[name];
   return Array.isArray(v) ? v.join(',') : v;
 }

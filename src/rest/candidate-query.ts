@@ -5,7 +5,6 @@
 import {
   type CandidateRequest,
   emptyRequestGroup,
-  type RequestGroup,
   type RequestGroupDraft,
 } from '../placement/allocation-candidates/request';
 import { ErrorCode } from '../placement/errors';
@@ -101,13 +100,24 @@ function rootTraitsOrThrow(q: QueryParams) {
 }
 
 /**
+ * group_policy as Placement reads it: the first value (the schema checked the last one), no
+ * policy when empty, 'isolate', or else no isolation ('none').
+ */
+function groupPolicyOf(first: string | undefined): CandidateRequest['groupPolicy'] {
+  if (!first) {
+    return undefined;
+  }
+  return first === 'isolate' ? 'isolate' : 'none';
+}
+
+/**
  * The engine request for a GET /allocation_candidates query (already schema-validated).
  * Checks that need no data and do not depend on the microversion are left to the engine.
  * @throws HttpError 400 with Placement's messages for malformed parameters.
  */
 export function candidateRequestOrThrow(q: QueryParams, v: Microversion): CandidateRequest {
   const limit = q.getAll('limit')[0];
-  const groupPolicy = q.getAll('group_policy')[0] as 'none' | 'isolate' | undefined;
+  const groupPolicy = groupPolicyOf(q.getAll('group_policy')[0]);
   const root = rootTraitsOrThrow(q);
   const sameSubtree = q
     .getAll('same_subtree')
@@ -117,7 +127,7 @@ export function candidateRequestOrThrow(q: QueryParams, v: Microversion): Candid
     checkOrphansOrThrow(groups);
   }
   return {
-    groups: groups as RequestGroup[],
+    groups,
     groupPolicy,
     ...root,
     sameSubtree,

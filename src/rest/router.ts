@@ -19,7 +19,7 @@ import type { Logger } from '../logger';
 import { runAudited } from '../placement/audit';
 import { isPlacementError, UnavailableError } from '../placement/errors';
 import type { Services } from '../services';
-import { authenticate, type RestCaller, tokenCaller } from './auth';
+import { authenticate, header, type RestCaller, tokenCaller } from './auth';
 import { toHttpError } from './domain-errors';
 import { type ErrorContext, errorResponse } from './error-response';
 import { badRequest, HttpError, outsideHandler } from './http-error';
@@ -58,8 +58,7 @@ function acceptableVersion(header: string | undefined): Microversion | undefined
 
 /** The `x-auth-token` header (repeated ones joined), or undefined. */
 function authToken(req: IncomingMessage): string | undefined {
-  const v = req.headers['x-auth-token'];
-  return Array.isArray(v) ? v.join(',') : v;
+  return header(req.headers, 'x-auth-token');
 }
 
 /** webob makes a relative Location absolute with the request's scheme and host. */
@@ -68,7 +67,7 @@ function absoluteLocation(req: IncomingMessage, r: RestResponse): RestResponse {
   if (!location?.startsWith('/')) {
     return r;
   }
-  const proto = (req.headers['x-forwarded-proto'] as string | undefined)?.split(',')[0]?.trim();
+  const proto = header(req.headers, 'x-forwarded-proto')?.split(',')[0]?.trim();
   const host = req.headers.host ?? 'localhost';
   return { ...r, headers: { ...r.headers, location: `${proto || 'http'}://${host}${location}` } };
 }
@@ -188,7 +187,7 @@ export function createRestRouter(deps: {
   ): Promise<RestResponse> {
     const headers = req.headers;
     const isRoot = path === '/' || path === '';
-    const requested = headers[VERSION_HEADER] as string | undefined;
+    const requested = header(headers, VERSION_HEADER);
     let caller: RestCaller | null;
     try {
       caller = await callerOrThrow(req, isRoot);

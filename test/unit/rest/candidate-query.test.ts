@@ -44,6 +44,18 @@ describe('candidateRequestOrThrow', () => {
     expect(r.groups.find((g) => g.suffix === '_B')?.resources).toEqual({});
   });
 
+  // The schema checks the last group_policy, Placement reads the first: an unchecked first value
+  // isolates nothing ('none'), an empty one is no policy at all.
+  it.each([
+    ['group_policy=isolate&group_policy=none', 'isolate'],
+    ['group_policy=none&group_policy=isolate', 'none'],
+    ['group_policy=bogus&group_policy=isolate', 'none'],
+    ['group_policy=&group_policy=isolate', undefined],
+    ['limit=1', undefined],
+  ])('reads group_policy from the first value: %s', (qs, policy) => {
+    expect(parse(`resources=VCPU:1&${qs}`, '1.25').groupPolicy).toBe(policy);
+  });
+
   it('rejects root_required given twice with placement.query.duplicate_key', () => {
     try {
       parse('resources=VCPU:1&root_required=A&root_required=B', '1.35');

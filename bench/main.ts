@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { createApp } from '../src/app';
 import { MemoryCache } from '../src/cache/memory-cache';
 import { RedisCache } from '../src/cache/redis-cache';
-import { loadConfig } from '../src/config';
+import { loadConfig } from '../src/config/config';
 import { createDataSource } from '../src/db/data-source';
 import { startEmbeddedPg } from '../src/db/embedded-pg';
 import { seedStandard } from '../src/db/seed';

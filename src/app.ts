@@ -12,7 +12,7 @@ import { TokenStore } from './auth/token-store';
 import type { Cache } from './cache/cache';
 import { MemoryCache } from './cache/memory-cache';
 import { RedisCache } from './cache/redis-cache';
-import type { Config } from './config';
+import type { Config } from './config/config';
 import { type ChangeListener, startChangeListener } from './db/change-listener';
 import { openServerDatabase } from './db/open';
 import { createGraphQL } from './graphql/yoga';

@@ -10,7 +10,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import type { WorkerIdentity } from './app';
-import { type Config, ConfigError } from './config';
+import { type Config, ConfigError } from './config/config';
 import type { Logger } from './logger';
 import { primaryMetricsHandler } from './observability/cluster-metrics';
 

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { type App, createApp, type WorkerIdentity } from './app';
 import { startAuditPrune } from './audit-prune';
-import type { Config } from './config';
+import type { Config } from './config/config';
 import type { Logger } from './logger';
 
 /** A listening server. */

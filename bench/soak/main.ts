@@ -6,7 +6,7 @@ import 'reflect-metadata';
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { TokenStore } from '../../src/auth/token-store';
-import { DEFAULT_FILTERS } from '../../src/config';
+import { DEFAULT_FILTERS } from '../../src/config/config';
 import { createDataSource } from '../../src/db/data-source';
 import { seedStandard } from '../../src/db/seed';
 import { parseArgsOrThrow, type SoakOptions, USAGE } from './args';

@@ -1,8 +1,8 @@
-// BERTH_KEYSTONE_* → the settings of BERTH_AUTH=keystone (docs/configuration.md "Keystone"); src/config.ts
-// calls it once and turns a problem into a ConfigError.
+// BERTH_KEYSTONE_* → the settings of BERTH_AUTH=keystone (docs/configuration.md "Keystone");
+// src/config/config.ts calls it once and turns a problem into a ConfigError.
 import type { KeystoneSettings } from './keystone';
 
-/** The BERTH_KEYSTONE_* variables as src/config.ts parsed them. */
+/** The BERTH_KEYSTONE_* variables as src/config/config.ts parsed them. */
 export interface KeystoneEnv {
   readonly BERTH_KEYSTONE_URL?: string;
   readonly BERTH_KEYSTONE_USERNAME?: string;

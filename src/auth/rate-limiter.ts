@@ -13,7 +13,7 @@ export type RateDecision =
   | { readonly allowed: true }
   | { readonly allowed: false; readonly retryAfterSeconds: number };
 
-/** Every limit, per window of `windowMs` (src/config.ts `limits.rateLimits`); 0 = unlimited. */
+/** Every limit, per window of `windowMs` (Config `limits.rateLimits`); 0 = unlimited. */
 export interface RateLimits {
   readonly windowMs: number;
   /** Failed authentications per client address while auth is on. */

@@ -2,7 +2,7 @@
 
 import { type Command, InvalidArgumentError } from 'commander';
 import type { DataSource } from 'typeorm';
-import { loadConfig } from '../config';
+import { loadConfig } from '../config/config';
 import { migrateDatabase } from '../db/migrate';
 import { alignedRows, escapeForTerminal, jsonForTerminal } from '../lib/text-table';
 import { type AuditEventRecord, listAuditEvents, parseSinceOrThrow } from '../placement/audit-log';

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DataSource } from 'typeorm';
-import type { Config } from '../config';
+import type { Config } from '../config/config';
 import { connectDatabase } from '../db/open';
 
 /** Where a running embedded server advertises its socket. */

@@ -1,5 +1,5 @@
 // Turns start-up failures into one clear line (no stack traces for expected failures).
-import { type Config, ConfigError, loadConfig } from '../config';
+import { type Config, ConfigError, loadConfig } from '../config/config';
 import { escapeForTerminal } from '../lib/text-table';
 
 /** One-line description of an error, escaped for the terminal (messages quote names and ids). */

@@ -4,7 +4,7 @@
 
 import type { Command } from 'commander';
 import type { DataSource } from 'typeorm';
-import { loadConfig } from '../config';
+import { loadConfig } from '../config/config';
 import {
   DEFAULT_EXPORT_BATCH,
   exportPlacement,

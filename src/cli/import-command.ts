@@ -4,7 +4,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import type { DataSource } from 'typeorm';
 import { cliActor } from '../auth/audit-actor';
-import { loadConfig } from '../config';
+import { loadConfig } from '../config/config';
 import { migrateDatabase } from '../db/migrate';
 import { seedStandard } from '../db/seed';
 import {

@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import type { DataSource } from 'typeorm';
 import { cliActor } from '../auth/audit-actor';
-import { loadConfig } from '../config';
+import { loadConfig } from '../config/config';
 import { migrateDatabase } from '../db/migrate';
 import { seedStandard } from '../db/seed';
 import {

@@ -11,7 +11,7 @@ import {
   superviseWorkers,
   type WorkerPlan,
 } from '../cluster';
-import type { Config } from '../config';
+import type { Config } from '../config/config';
 import { prepareServerDatabase, startEmbeddedEarly } from '../db/open';
 import { CONSOLE_PREFIX } from '../http/console-assets';
 import { authSummary } from '../http/readiness';

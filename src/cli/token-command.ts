@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import { cliActor } from '../auth/audit-actor';
 import { InvalidRoleError, type TokenInfo, TokenStore } from '../auth/token-store';
-import { loadConfig } from '../config';
+import { loadConfig } from '../config/config';
 import { migrateDatabase } from '../db/migrate';
 import { escapeForTerminal } from '../lib/text-table';
 import { runAudited } from '../placement/audit';

@@ -4,7 +4,7 @@
 
 import path from 'node:path';
 import type { DataSource } from 'typeorm';
-import type { Config } from '../config';
+import type { Config } from '../config/config';
 import type { Logger } from '../logger';
 import { createDataSource } from './data-source';
 import { type EmbeddedPg, startEmbeddedPg } from './embedded-pg';

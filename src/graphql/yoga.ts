@@ -14,7 +14,7 @@ import { schema } from '../../schema/index';
 import type { Scheduling } from '../app-scheduling';
 import type { Principal, TokenVerifier } from '../auth/authenticator';
 import type { RateLimiter } from '../auth/rate-limiter';
-import type { Config } from '../config';
+import type { Config } from '../config/config';
 import { renderOfflineGraphiQL } from '../http/graphiql-assets';
 import type { Logger } from '../logger';
 import type { Services } from '../services';

@@ -2,7 +2,7 @@
 // authentication each API really does.
 import type { DataSource } from 'typeorm';
 import type { Cache } from '../cache/cache';
-import type { Config } from '../config';
+import type { Config } from '../config/config';
 
 /** What readiness is checked against. */
 export interface ReadinessSources {

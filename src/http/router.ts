@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type AdmissionDeps, admit } from '../auth/admission';
-import type { Config } from '../config';
+import type { Config } from '../config/config';
 import { AUTH_CODES, graphqlMediaTypeProblem } from '../graphql/authenticate-plugin';
 import type { createGraphQL } from '../graphql/yoga';
 import type { Logger } from '../logger';

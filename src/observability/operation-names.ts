@@ -1,6 +1,7 @@
 // The operation names an operator lists in BERTH_METRICS_OPERATION_NAMES (labels of
-// src/observability/graphql-metrics.ts). Kept free of the graphql package: src/config.ts reads it
-// before `berth serve` starts OpenTelemetry, whose instrumentation must load before graphql does.
+// src/observability/graphql-metrics.ts). Kept free of the graphql package: src/config/config.ts
+// reads it before `berth serve` starts OpenTelemetry, whose instrumentation must load before
+// graphql does.
 
 /** A GraphQL name ([_A-Za-z][_0-9A-Za-z]*) short enough to be a label. */
 export const OPERATION_NAME = /^[_A-Za-z][_0-9A-Za-z]{0,63}$/;

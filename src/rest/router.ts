@@ -9,7 +9,7 @@ import { type AdmissionDeps, admitToken } from '../auth/admission';
 import { actorOfRestCaller } from '../auth/audit-actor';
 import type { TokenVerifier } from '../auth/authenticator';
 import { RateLimiter } from '../auth/rate-limiter';
-import type { Config } from '../config';
+import type { Config } from '../config/config';
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailableError } from '../db/unavailable';
 import { BodyTooLargeError, readBodyLimited } from '../http/body';
 import { clientAddress } from '../http/client-address';

@@ -7,7 +7,7 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { DataSource } from 'typeorm';
 import { type App, createApp } from '../../src/app';
 import { MemoryCache } from '../../src/cache/memory-cache';
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/config/config';
 import { createDataSource } from '../../src/db/data-source';
 import { createLogger } from '../../src/logger';
 import { createTestDb, type TestDb, testDatabaseUrl } from '../support/db';

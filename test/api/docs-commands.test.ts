@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/config/config';
 import { createTestApp, type TestApp } from '../support/app';
 import { type Code, pages, repo, scan } from '../support/doc-pages';
 

@@ -109,8 +109,8 @@ for mode in $MODES; do
     ;;
   keystone)
     echo "== Nova report client, Keystone password auth (user nova, role service, catalog)"
-    if ! grep -q "keystone" dist/src/config.js; then
-      echo "FAIL: BERTH_AUTH=keystone is not in dist/ (src/config.ts; npm run build)" >&2
+    if ! grep -q "keystone" dist/src/config/config.js; then
+      echo "FAIL: BERTH_AUTH=keystone is not in dist/ (src/config/config.ts; npm run build)" >&2
       exit 1
     fi
     KS_PORT="${NOVA_LIFECYCLE_KEYSTONE_PORT:-$(free_port)}"

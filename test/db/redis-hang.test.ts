@@ -7,7 +7,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type App, createApp } from '../../src/app';
 import { RedisCache } from '../../src/cache/redis-cache';
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/config/config';
 import { createLogger } from '../../src/logger';
 import { freePort } from '../support/cli';
 import { createTestDb, type TestDb } from '../support/db';

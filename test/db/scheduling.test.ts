@@ -2,7 +2,7 @@
 // multi-create, moves, contention, and the candidate cache (Nova: test_scheduler / test_filter_scheduler).
 import { randomUUID } from 'node:crypto';
 import { createScheduling, type Scheduling } from '../../src/app-scheduling';
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/config/config';
 import { createLogger } from '../../src/logger';
 import { ChangeBus } from '../../src/placement/change-bus';
 import { createServices, type Services } from '../../src/services';

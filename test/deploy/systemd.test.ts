@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/config/config';
 import { root } from '../support/cli';
 
 const UNITS = path.join(root, 'deploy/systemd');
@@ -65,7 +65,7 @@ describe('deploy/systemd/berth.env.example', () => {
   const assignment = /^#?([A-Z][A-Z0-9_]*)=(.*)$/;
 
   it('names only variables berth reads, and its active lines load as a valid configuration', () => {
-    const configSource = readFileSync(path.join(root, 'src/config.ts'), 'utf8');
+    const configSource = readFileSync(path.join(root, 'src/config/config.ts'), 'utf8');
     const names = lines.flatMap((l) => assignment.exec(l)?.[1] ?? []);
     expect(names.length).toBeGreaterThan(5);
     expect(names.filter((n) => !configSource.includes(`${n}:`))).toEqual([]);

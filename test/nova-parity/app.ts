@@ -5,7 +5,7 @@
 import type { App } from '../../src/app';
 import { createApp } from '../../src/app';
 import { MemoryCache } from '../../src/cache/memory-cache';
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/config/config';
 import { createDataSource } from '../../src/db/data-source';
 import { seedStandard } from '../../src/db/seed';
 import { createLogger } from '../../src/logger';

@@ -5,7 +5,7 @@ import { type App, createApp } from '../../src/app';
 import type { Cache } from '../../src/cache/cache';
 import { MemoryCache } from '../../src/cache/memory-cache';
 import { RedisCache } from '../../src/cache/redis-cache';
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/config/config';
 import { createLogger, type Logger } from '../../src/logger';
 import { createTestDb, type TestDb, testDatabaseUrl } from './db';
 

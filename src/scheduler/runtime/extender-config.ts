@@ -2,7 +2,7 @@
 // KubeSchedulerConfiguration `extenders` list, in camelCase), validated once at start-up.
 
 import { z } from 'zod';
-import { readJsonSetting } from '../../json-setting';
+import { readJsonSetting } from '../../config/json-setting';
 
 /** One HTTP extender as configured. */
 export interface ExtenderConfig {

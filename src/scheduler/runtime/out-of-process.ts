@@ -8,7 +8,7 @@ import { loadPluginDirs, pluginFilesOf, type RegisteredPlugin } from './registry
 import { startControlWorker, workerPluginModules } from './worker-plugins';
 import { PluginWorkerPool, workerEntryPath } from './worker-pool';
 
-/** The settings read here (a slice of src/config.ts `Config`). */
+/** The settings read here (a slice of src/config/config.ts `Config`). */
 export interface OutOfProcessConfig {
   readonly pluginDirs: readonly string[];
   readonly scheduler: {

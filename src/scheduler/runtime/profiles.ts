@@ -5,7 +5,7 @@
 // `@file`) adds the others. A profile's `filters` / `weighers` replace the default lists (absent:
 // the default's); its `plugins` merge over BERTH_SCHEDULER_CONFIG per plugin, key by key.
 
-import { readJsonSetting } from '../../json-setting';
+import { readJsonSetting } from '../../config/json-setting';
 import { errorMessage } from './isolation';
 import type { Pipeline, SchedulerLogger } from './pipeline';
 import {

@@ -3,7 +3,7 @@
 import 'reflect-metadata';
 import { getIntrospectionQuery, parse, validate } from 'graphql';
 import { schema } from '../../../schema/index';
-import { loadConfig } from '../../../src/config';
+import { loadConfig } from '../../../src/config/config';
 import { armourLimitRules } from '../../../src/graphql/armour-limits';
 
 const limits = { maxDepth: 3, maxAliases: 2, maxDirectives: 2 };

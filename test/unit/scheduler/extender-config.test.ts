@@ -1,6 +1,6 @@
 // BERTH_SCHEDULER_EXTENDERS is validated once at start-up: every bad entry stops start-up with
 // one line naming the variable, the entry and the field (src/scheduler/runtime/extender-config.ts).
-import { ConfigError, loadConfig } from '../../../src/config';
+import { ConfigError, loadConfig } from '../../../src/config/config';
 import { parseExtenders } from '../../../src/scheduler/runtime/extender-config';
 
 describe('BERTH_SCHEDULER_EXTENDERS validation', () => {

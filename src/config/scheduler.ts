@@ -1,5 +1,5 @@
 // The scheduler part of the environment: plugin lists (with their defaults) and the per-plugin
-// configuration of BERTH_SCHEDULER_CONFIG (src/config.ts reads the rest).
+// configuration of BERTH_SCHEDULER_CONFIG (config.ts reads the rest).
 import { z } from 'zod';
 import { ConfigError } from './config-error';
 import { readJsonSetting } from './json-setting';

@@ -1,7 +1,7 @@
 // The rate-limit variables: defaults (tokens and auth-off callers unlimited, failed
 // authentications 3000 per 10 s per address), BERTH_RATE_LIMIT_ROLES parsing, and errors that
 // name the variable.
-import { ConfigError, loadConfig } from '../../src/config';
+import { ConfigError, loadConfig } from '../../../src/config/config';
 
 describe('rate-limit configuration', () => {
   it('limits only failed authentications by default', () => {

@@ -1,16 +1,19 @@
-// Configuration from the environment, parsed and validated once at start (zod).
+// src/config/ is berth's configuration: every BERTH_* variable, parsed and validated once at start
+// (zod) into one Config (this file), the scheduler's part (scheduler.ts), settings given as JSON or
+// @file (json-setting.ts) and the one error all of them throw. It loads no GraphQL package, so
+// tracing can start before one is loaded (test/unit/architecture.test.ts).
 
 import type { BlockList } from 'node:net';
 import { z } from 'zod';
-import { type KeystoneConfig, keystoneConfig } from './auth/keystone-config';
-import type { RateLimits } from './auth/rate-limiter';
-import { isRole, ROLES, type Role } from './auth/roles';
+import { type KeystoneConfig, keystoneConfig } from '../auth/keystone-config';
+import type { RateLimits } from '../auth/rate-limiter';
+import { isRole, ROLES, type Role } from '../auth/roles';
+import { parseTrustedProxies } from '../http/client-address';
+import { parseOperationNames } from '../observability/operation-names';
+import type { CandidateBounds } from '../placement/allocation-candidates/find-allocation-candidates';
+import { type ExtenderConfig, parseExtenders } from '../scheduler/runtime/extender-config';
 import { ConfigError } from './config-error';
-import { DEFAULT_FILTERS, DEFAULT_WEIGHERS, list, pluginConfigOrThrow } from './config-scheduler';
-import { parseTrustedProxies } from './http/client-address';
-import { parseOperationNames } from './observability/operation-names';
-import type { CandidateBounds } from './placement/allocation-candidates/find-allocation-candidates';
-import { type ExtenderConfig, parseExtenders } from './scheduler/runtime/extender-config';
+import { DEFAULT_FILTERS, DEFAULT_WEIGHERS, list, pluginConfigOrThrow } from './scheduler';
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -285,7 +288,7 @@ export interface Config {
 }
 
 export { ConfigError } from './config-error';
-export { DEFAULT_FILTERS, DEFAULT_WEIGHERS, pluginConfigOrThrow } from './config-scheduler';
+export { DEFAULT_FILTERS, DEFAULT_WEIGHERS, pluginConfigOrThrow } from './scheduler';
 
 /**
  * Parses and validates the environment.

@@ -4,8 +4,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, loadConfig } from '../../src/config';
-import { authSummary } from '../../src/http/readiness';
+import { ConfigError, loadConfig } from '../../../src/config/config';
+import { authSummary } from '../../../src/http/readiness';
 
 const PG = { DATABASE_URL: 'postgres://u@db.example:5432/berth' };
 

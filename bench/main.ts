@@ -18,7 +18,7 @@ import { loadConfig } from '../src/config/config';
 import { createDataSource } from '../src/db/data-source';
 import { startEmbeddedPg } from '../src/db/embedded-pg';
 import { seedStandard } from '../src/db/seed';
-import { createLogger } from '../src/logger';
+import { createLogger } from '../src/observability/logger';
 import { runEngineBench } from './engine';
 import { gqlRequest } from './http/scenarios';
 import { runInstrumentationBench } from './instrumentation';

@@ -2,7 +2,7 @@
 import type { Scheduling } from '../src/app-scheduling';
 import type { Principal } from '../src/auth/authenticator';
 import type { Loaders } from '../src/graphql/loaders/create-loaders';
-import type { Logger } from '../src/logger';
+import type { Logger } from '../src/observability/logger';
 import type { Services } from '../src/services';
 
 /** What every resolver receives. */

@@ -6,7 +6,7 @@
 import { builtinPlugins } from '../filters/registry';
 import type { Cache } from './cache/cache';
 import { type Config, pluginConfigOrThrow } from './config/config';
-import type { Logger } from './logger';
+import type { Logger } from './observability/logger';
 import type { StageObserver } from './observability/stage';
 import { ClaimService } from './placement/claims';
 import { hostsOfConsumers } from './placement/consumer';

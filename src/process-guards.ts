@@ -5,7 +5,7 @@
 // `graceMs`, and the process exits with status 1 for its supervisor to restart it.
 
 import { errorMessage } from './lib/error-message';
-import type { Logger } from './logger';
+import type { Logger } from './observability/logger';
 
 /** Installs the handlers; `stop` is the graceful shutdown. Returns a function removing them. */
 export function installProcessGuards(log: Logger, stop: () => Promise<void>, graceMs = 5000) {

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { type App, createApp, type WorkerIdentity } from './app';
 import { startAuditPrune } from './audit-prune';
 import type { Config } from './config/config';
-import type { Logger } from './logger';
+import type { Logger } from './observability/logger';
 
 /** A listening server. */
 export interface RunningServer {

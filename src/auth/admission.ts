@@ -8,7 +8,7 @@
 // With auth off every request counts against the address (BERTH_RATE_LIMIT_ANONYMOUS). A
 // database that cannot be reached while a token is looked up is a retryable 503, never an
 // internal error.
-import type { Logger } from '../logger';
+import type { Logger } from '../observability/logger';
 import { bearerToken, type Principal, type TokenVerifier } from './authenticator';
 import { KeystoneUnavailableError } from './keystone';
 import type { RateLimiter, RatePolicy } from './rate-limiter';

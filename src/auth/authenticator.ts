@@ -1,7 +1,7 @@
 // Verifies presented API tokens: lookup by id (cached briefly in-process), constant-time hash
 // comparison, revocation. A revoked token stops working within `cacheTtlMs` on every replica.
 import { LRUCache } from 'lru-cache';
-import type { Logger } from '../logger';
+import type { Logger } from '../observability/logger';
 import type { Role } from './roles';
 import { parseToken, secretMatches } from './token-format';
 import type { TokenRecord, TokenStore } from './token-store';

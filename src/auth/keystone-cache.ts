@@ -8,7 +8,7 @@
 // Caches are keyed by sha256 of the token; the token itself is never stored or logged.
 import { LRUCache } from 'lru-cache';
 import { type Cache, cacheKey } from '../cache/cache';
-import type { Logger } from '../logger';
+import type { Logger } from '../observability/logger';
 import type { AuthResult, Principal, TokenVerifier } from './authenticator';
 import { type KeystoneClient, tokenDigest } from './keystone';
 import { roleOfKeystone } from './roles';

@@ -3,7 +3,7 @@
 // validation of a caller's token (GET /v3/auth/tokens with X-Subject-Token). Token values are
 // never logged: log lines name a token by its hash prefix only (tokenDigest).
 import { createHash } from 'node:crypto';
-import type { Logger } from '../logger';
+import type { Logger } from '../observability/logger';
 import type { KeystoneIdentity } from './roles';
 
 /** Where Keystone is and who berth is there (config BERTH_KEYSTONE_*). */

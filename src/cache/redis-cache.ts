@@ -5,7 +5,7 @@
 // the first call after it probes Redis again.
 import './ioredis-strings';
 import { Redis } from 'ioredis';
-import type { Logger } from '../logger';
+import type { Logger } from '../observability/logger';
 import type { Cache, CacheStats } from './cache';
 
 /** Redis-backed cache. `namespace` prefixes every key (tests use one per worker). */

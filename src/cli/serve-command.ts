@@ -16,7 +16,7 @@ import { prepareServerDatabase, startEmbeddedEarly } from '../db/open';
 import { CONSOLE_PREFIX } from '../http/console-assets';
 import { authSummary } from '../http/readiness';
 import { BERTH_VERSION } from '../lib/version';
-import { createLogger, type Logger } from '../logger';
+import { createLogger, type Logger } from '../observability/logger';
 import { startTracing } from '../observability/tracing';
 import type { RunningServer } from '../server';
 import { advertiseEmbedded } from './database';

@@ -2,7 +2,7 @@
 // them in-process. A lost connection means notifications may have been missed: listeners are
 // told "everything changed" and the connection is re-established with backoff.
 import { Client } from 'pg';
-import type { Logger } from '../logger';
+import type { Logger } from '../observability/logger';
 
 /** A running listener. */
 export interface ChangeListener {

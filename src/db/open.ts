@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type { DataSource } from 'typeorm';
 import type { Config } from '../config/config';
-import type { Logger } from '../logger';
+import type { Logger } from '../observability/logger';
 import { createDataSource } from './data-source';
 import { type EmbeddedPg, startEmbeddedPg } from './embedded-pg';
 import { initialiseFromTemplate, templateCacheDir } from './embedded-template';

@@ -18,7 +18,7 @@ import {
 import { getVariableValues } from 'graphql/execution/values';
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { Plugin } from 'graphql-yoga';
-import type { Logger } from '../logger';
+import type { Logger } from '../observability/logger';
 import {
   type DirectPlan,
   directAnswerStats,

@@ -16,7 +16,7 @@ import type { Principal, TokenVerifier } from '../auth/authenticator';
 import type { RateLimiter } from '../auth/rate-limiter';
 import type { Config } from '../config/config';
 import { renderOfflineGraphiQL } from '../http/graphiql-assets';
-import type { Logger } from '../logger';
+import type { Logger } from '../observability/logger';
 import type { Services } from '../services';
 import { useArmour } from './armour-plugin';
 import { type AdmittedContext, useAuthentication } from './authenticate-plugin';

@@ -1,7 +1,7 @@
 // src/observability/ is how berth is watched: the Prometheus registry and histograms (metrics.ts),
 // the metrics of requests, GraphQL operations, scheduler stages, claims, pools, caches and cluster
-// workers, OpenTelemetry tracing and the request scope. This file puts them together for one
-// app; `/metrics` serves what it builds.
+// workers, OpenTelemetry tracing, the request scope and the structured logger (logger.ts). This
+// file puts the metrics together for one app; `/metrics` serves what it builds.
 //
 // /metrics: one Prometheus registry per app (prom-client) holding the request, GraphQL, scheduler
 // stage, claim and pool histograms, and the caches' and scheduler's statistics under their

@@ -15,7 +15,7 @@ import { BodyTooLargeError, readBodyLimited } from '../http/body';
 import { clientAddress } from '../http/client-address';
 import { noteErrorCode } from '../http/error-code';
 import { valueHasNul } from '../lib/nul';
-import type { Logger } from '../logger';
+import type { Logger } from '../observability/logger';
 import { runAudited } from '../placement/audit';
 import { isPlacementError, UnavailableError } from '../placement/errors';
 import type { Services } from '../services';

@@ -2,8 +2,9 @@
 // views from the capacity index, filters and weighers, and — for `schedule` — the claim of each
 // consumer with fall-through to the next host on conflict, all or nothing for multi-create
 // (Nova: scheduler/manager.py select_destinations, scheduler/utils.py claim_resources).
-import type { Logger } from '../logger';
+
 import { ATTR_CONSUMERS, ATTR_HOST } from '../observability/attributes';
+import type { Logger } from '../observability/logger';
 import { BARE_STAGES, type StageObserver } from '../observability/stage';
 import type { CandidateService } from '../placement/allocation-candidates/candidate-service';
 import type { AllocationCandidates } from '../placement/allocation-candidates/results';

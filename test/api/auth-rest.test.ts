@@ -3,7 +3,7 @@
 // body; and no token ever reaches the logs.
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/observability/logger';
 import { createTestApp, type TestApp } from '../support/app';
 import { buildResourceProvider } from '../support/factories';
 import { type RestClient, restClient } from '../support/rest';

@@ -5,7 +5,7 @@
 // through NOTIFY, on another one — so BuildFailureWeigher ranks the failing host last.
 import { randomUUID } from 'node:crypto';
 import { createApp } from '../../src/app';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/observability/logger';
 import { createTestApp, createTestCache, type TestApp } from '../support/app';
 import { testDatabaseUrl } from '../support/db';
 import { buildResourceProvider } from '../support/factories';

@@ -9,7 +9,7 @@ import { type App, createApp } from '../../src/app';
 import { MemoryCache } from '../../src/cache/memory-cache';
 import { loadConfig } from '../../src/config/config';
 import { createDataSource } from '../../src/db/data-source';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/observability/logger';
 import { createTestDb, type TestDb, testDatabaseUrl } from '../support/db';
 
 /** A loopback TCP proxy to the database that can cut every connection and refuse new ones. */

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config/config';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/observability/logger';
 import { createTestCache } from '../support/app';
 import { createTestDb, type TestDb, testDatabaseUrl } from '../support/db';
 import { compareProbes, describeDifferences, migrationProbes } from '../support/placement-compare';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { createApp } from '../../src/app';
 import { runPlacementExport } from '../../src/cli/export-placement-command';
 import { loadConfig } from '../../src/config/config';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/observability/logger';
 import { createTestCache } from '../support/app';
 import { createTestDb, type TestDb, testDatabaseUrl } from '../support/db';
 import { compareProbes, describeDifferences, migrationProbes } from '../support/placement-compare';

@@ -3,7 +3,7 @@
 // built from the logged request id, so the log, the answer and the audit trail name one request.
 import type { Server } from 'node:http';
 import { Writable } from 'node:stream';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/observability/logger';
 import { createTestApp, type TestApp } from '../support/app';
 import { closeServer, listen } from '../support/rest';
 

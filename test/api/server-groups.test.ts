@@ -5,7 +5,7 @@
 // group never put two members on one host (the claim re-checks the policy with the group locked).
 import { randomUUID } from 'node:crypto';
 import { createApp } from '../../src/app';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/observability/logger';
 import { createTestApp, createTestCache, type TestApp } from '../support/app';
 import { realPostgresIt, testDatabaseUrl } from '../support/db';
 import { buildResourceProvider } from '../support/factories';

@@ -16,7 +16,7 @@ import {
 import { schema } from '../../schema/index';
 import { type Role, roleAllows, roleForOperation } from '../../src/auth/roles';
 import { DemoRandom } from '../../src/demo/random';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/observability/logger';
 import { createTestApp, type TestApp } from '../support/app';
 import { gql } from '../support/graphql';
 import { subscribe } from '../support/sse';

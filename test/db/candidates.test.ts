@@ -2,7 +2,7 @@
 // replica's writes, through NOTIFY for another replica's (tests/functional/db/test_allocation_candidates.py).
 import { randomUUID } from 'node:crypto';
 import { startChangeListener } from '../../src/db/change-listener';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/observability/logger';
 import { ChangeBus } from '../../src/placement/change-bus';
 import { createServices, type Services } from '../../src/services';
 import { createTestDb, onEmbedded, type TestDb, testDatabaseUrl } from '../support/db';

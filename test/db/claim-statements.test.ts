@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { createScheduling, type Scheduling } from '../../src/app-scheduling';
 import { loadConfig } from '../../src/config/config';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/observability/logger';
 import { ChangeBus } from '../../src/placement/change-bus';
 import { createServices, type Services } from '../../src/services';
 import { createTestCache } from '../support/app';

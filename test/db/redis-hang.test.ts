@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { type App, createApp } from '../../src/app';
 import { RedisCache } from '../../src/cache/redis-cache';
 import { loadConfig } from '../../src/config/config';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/observability/logger';
 import { freePort } from '../support/cli';
 import { createTestDb, type TestDb } from '../support/db';
 

@@ -8,7 +8,7 @@ import { MemoryCache } from '../../src/cache/memory-cache';
 import { loadConfig } from '../../src/config/config';
 import { createDataSource } from '../../src/db/data-source';
 import { seedStandard } from '../../src/db/seed';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/observability/logger';
 
 export interface ParityApp {
   readonly app: App;

@@ -6,7 +6,7 @@ import type { Cache } from '../../src/cache/cache';
 import { MemoryCache } from '../../src/cache/memory-cache';
 import { RedisCache } from '../../src/cache/redis-cache';
 import { loadConfig } from '../../src/config/config';
-import { createLogger, type Logger } from '../../src/logger';
+import { createLogger, type Logger } from '../../src/observability/logger';
 import { createTestDb, type TestDb, testDatabaseUrl } from './db';
 
 /** An App plus the test database under it. */

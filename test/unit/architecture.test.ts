@@ -51,7 +51,7 @@ const rules: { from: string; forbid: RegExp; why: string }[] = [
   },
   {
     from: 'src/db',
-    forbid: /^src\/(?!db\/|logger$|config\/).*$/,
+    forbid: /^src\/(?!db\/|observability\/logger$|config\/).*$/,
     why: 'the database layer imports only itself, the logger and configuration',
   },
   {

@@ -46,7 +46,7 @@ export interface App {
   close(): Promise<void>;
 }
 
-/** One worker of `berth serve --workers N` (src/cluster.ts). */
+/** One worker of `berth serve --workers N` (src/server/cluster.ts). */
 export interface WorkerIdentity {
   /** node:cluster worker id (1, 2, …; a restarted worker gets a new one). */
   readonly id: number;

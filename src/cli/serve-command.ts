@@ -1,16 +1,8 @@
 // `berth serve [--workers N]`: serves in this process (N = 1, always so on the embedded database),
-// or becomes the node:cluster primary of N workers (src/cluster.ts), each of which serves as one
-// process does. The start banner is printed once, by the process that was started.
+// or becomes the node:cluster primary of N workers (src/server/cluster.ts), each of which serves as
+// one process does. The start banner is printed once, by the process that was started.
 import type { Command } from 'commander';
 import type { WorkerIdentity } from '../app';
-import {
-  announceListening,
-  clusterWorker,
-  planWorkers,
-  reportStartFailure,
-  superviseWorkers,
-  type WorkerPlan,
-} from '../cluster';
 import type { Config } from '../config/config';
 import { prepareServerDatabase, startEmbeddedEarly } from '../db/open';
 import { CONSOLE_PREFIX } from '../http/console-assets';
@@ -18,7 +10,15 @@ import { authSummary } from '../http/readiness';
 import { BERTH_VERSION } from '../lib/version';
 import { createLogger, type Logger } from '../observability/logger';
 import { startTracing } from '../observability/tracing';
-import type { RunningServer } from '../server';
+import {
+  announceListening,
+  clusterWorker,
+  planWorkers,
+  reportStartFailure,
+  superviseWorkers,
+  type WorkerPlan,
+} from '../server/cluster';
+import type { RunningServer } from '../server/server';
 import { advertiseEmbedded } from './database';
 import { configOrExit, describeStartupError, exitWithStartupError } from './errors';
 
@@ -65,9 +65,9 @@ async function serveHere(
   }
   // Loaded here, not at the top: a cluster primary never serves, and is ~30 MiB smaller without
   // the app (require: a dynamic import() would be ESM, which ts-node runs of src/ cannot load).
-  const { startServer } = require('../server') as typeof import('../server');
+  const { startServer } = require('../server/server') as typeof import('../server/server');
   const { installProcessGuards } =
-    require('../process-guards') as typeof import('../process-guards');
+    require('../server/process-guards') as typeof import('../server/process-guards');
   const { startWatchdog } = require('../lib/watchdog') as typeof import('../lib/watchdog');
   let running: RunningServer;
   try {

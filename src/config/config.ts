@@ -198,7 +198,7 @@ export interface Config {
   readonly metricsOperationNames: readonly string[];
   /**
    * `berth serve` processes (BERTH_WORKERS; `--workers` overrides); undefined = one per core
-   * with DATABASE_URL, 1 on the embedded database (src/cluster.ts).
+   * with DATABASE_URL, 1 on the embedded database (src/server/cluster.ts).
    */
   readonly workers: number | undefined;
   /** Token auth on? Defaults to on with DATABASE_URL, off on the embedded default. */

@@ -1,6 +1,6 @@
 // Reading and pruning the audit trail (berth extension): the listing behind `berth audit log`
 // and the GraphQL `auditEvents` connection, newest first, and the retention prune the serve
-// process runs on a timer (src/audit-prune.ts).
+// process runs on a timer (src/server/audit-prune.ts).
 import type { DataSource } from 'typeorm';
 import { rowsOf } from '../db/rows';
 import { BadRequestError, ErrorCode } from './errors';

@@ -4,8 +4,8 @@
 // leaves the process in an unknown state: it is logged, a graceful shutdown is attempted for
 // `graceMs`, and the process exits with status 1 for its supervisor to restart it.
 
-import { errorMessage } from './lib/error-message';
-import type { Logger } from './observability/logger';
+import { errorMessage } from '../lib/error-message';
+import type { Logger } from '../observability/logger';
 
 /** Installs the handlers; `stop` is the graceful shutdown. Returns a function removing them. */
 export function installProcessGuards(log: Logger, stop: () => Promise<void>, graceMs = 5000) {

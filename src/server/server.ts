@@ -1,11 +1,15 @@
+// src/server/ is the running `berth serve` process around one app: listening and graceful
+// shutdown (this file), the node:cluster primary of --workers N (cluster.ts), the process-level
+// guards against stray rejections and exceptions, and the audit trail's retention timer.
+//
 // Binds the app to a port and shuts down gracefully on SIGTERM/SIGINT: stop accepting, finish
 // in-flight requests (bounded by BERTH_SHUTDOWN_TIMEOUT_MS), then close pools.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type App, createApp, type WorkerIdentity } from './app';
+import { type App, createApp, type WorkerIdentity } from '../app';
+import type { Config } from '../config/config';
+import type { Logger } from '../observability/logger';
 import { startAuditPrune } from './audit-prune';
-import type { Config } from './config/config';
-import type { Logger } from './observability/logger';
 
 /** A listening server. */
 export interface RunningServer {

@@ -9,10 +9,10 @@
 // worker reloads its scheduler configuration.
 import cluster, { type Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
-import type { WorkerIdentity } from './app';
-import { type Config, ConfigError } from './config/config';
-import { primaryMetricsHandler } from './observability/cluster-metrics';
-import type { Logger } from './observability/logger';
+import type { WorkerIdentity } from '../app';
+import { type Config, ConfigError } from '../config/config';
+import { primaryMetricsHandler } from '../observability/cluster-metrics';
+import type { Logger } from '../observability/logger';
 
 /** Most workers `--workers` / BERTH_WORKERS accepts. */
 export const MAX_WORKERS = 256;

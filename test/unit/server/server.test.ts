@@ -1,7 +1,7 @@
-// Graceful drain of the HTTP listener (src/server.ts listen): in-flight requests are answered,
-// their keep-alive connections close, new connections are refused.
+// Graceful drain of the HTTP listener (src/server/server.ts listen): in-flight requests are
+// answered, their keep-alive connections close, new connections are refused.
 import { Agent, request } from 'node:http';
-import { listen } from '../../src/server';
+import { listen } from '../../../src/server/server';
 
 function get(
   url: string,

@@ -2,8 +2,8 @@
 // than the retention once soon after start and then hourly, in batches (pruneAuditEvents in
 // src/placement/audit-log.ts). Every worker runs it; the deletes are idempotent and cheap.
 import type { DataSource } from 'typeorm';
-import type { Logger } from './observability/logger';
-import { pruneAuditEvents } from './placement/audit-log';
+import type { Logger } from '../observability/logger';
+import { pruneAuditEvents } from '../placement/audit-log';
 
 /** How often the prune runs. */
 export const AUDIT_PRUNE_INTERVAL_MS = 60 * 60 * 1000;

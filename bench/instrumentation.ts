@@ -15,7 +15,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Histogram, Registry } from 'prom-client';
-import type { App } from '../src/app';
+import type { App } from '../src/app/app';
 import { FINE_SECONDS } from '../src/observability/metrics';
 import { BARE_STAGES, type StageObserver, stageObserver } from '../src/observability/stage';
 import { scheduleInput } from './scheduling';

@@ -11,7 +11,7 @@
 //   [--overhead-calls 3000] [--no-overhead]
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { createApp } from '../src/app';
+import { createApp } from '../src/app/app';
 import { MemoryCache } from '../src/cache/memory-cache';
 import { RedisCache } from '../src/cache/redis-cache';
 import { loadConfig } from '../src/config/config';

@@ -6,7 +6,7 @@
 // to the next candidate on conflict). Over-commit is checked after each loop by reading usages.
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import type { App } from '../src/app';
+import type { App } from '../src/app/app';
 
 /** The filters and weighers the scenario enables (5 + 3). */
 export const SCHEDULING_ENV = {

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { App } from '../src/app';
+import type { App } from '../src/app/app';
 
 function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);

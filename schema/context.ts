@@ -1,9 +1,9 @@
 // Per-request GraphQL context: request id, logger, services and fresh DataLoaders.
-import type { Scheduling } from '../src/app-scheduling';
+import type { Scheduling } from '../src/app/scheduling';
+import type { Services } from '../src/app/services';
 import type { Principal } from '../src/auth/authenticator';
 import type { Loaders } from '../src/graphql/loaders/create-loaders';
 import type { Logger } from '../src/observability/logger';
-import type { Services } from '../src/services';
 
 /** What every resolver receives. */
 export interface Context {

@@ -1,7 +1,7 @@
 // GraphQL: explainPlacement, schedule and schedulerPlugins — the scheduling pipeline over
 // allocation candidates (Nova: scheduler/manager.py select_destinations).
 
-import type { Scheduling } from '../src/app-scheduling';
+import type { Scheduling } from '../src/app/scheduling';
 import { assertConsumerTypeOrThrow } from '../src/placement/consumer';
 import { BadRequestError, ErrorCode } from '../src/placement/errors';
 import { normalizeUuidOrThrow } from '../src/placement/uuid';

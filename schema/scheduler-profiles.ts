@@ -1,6 +1,6 @@
 // GraphQL: schedulerProfiles and reloadScheduler — the named scheduler pipelines this replica runs,
 // and re-reading their configuration without a restart (as SIGHUP does).
-import type { ProfileInfo } from '../src/app-scheduling';
+import type { ProfileInfo } from '../src/app/scheduling';
 import type { PipelineGeneration } from '../src/scheduler/runtime/pipeline-set';
 import { adminOnly, cloud } from './access';
 import { builder } from './builder';

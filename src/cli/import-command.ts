@@ -3,6 +3,7 @@
 
 import { type Command, InvalidArgumentError } from 'commander';
 import type { DataSource } from 'typeorm';
+import { createServices } from '../app/services';
 import { cliActor } from '../auth/audit-actor';
 import { loadConfig } from '../config/config';
 import { migrateDatabase } from '../db/migrate';
@@ -18,7 +19,6 @@ import { ProgressBar, type ProgressStream } from '../import/progress';
 import { renderSummary } from '../import/summary-table';
 import { escapeForTerminal, jsonForTerminal } from '../lib/text-table';
 import { runAudited } from '../placement/audit';
-import { createServices } from '../services';
 import { openDatabase } from './database';
 import { describeStartupError } from './errors';
 import { registerImportPlacementCommand } from './import-placement-command';

@@ -5,6 +5,7 @@
 
 import type { Command } from 'commander';
 import type { DataSource } from 'typeorm';
+import { createServices } from '../app/services';
 import { cliActor } from '../auth/audit-actor';
 import { loadConfig } from '../config/config';
 import { migrateDatabase } from '../db/migrate';
@@ -19,7 +20,6 @@ import { renderPlacementSummary } from '../import/placement/summary';
 import { ProgressBar, type ProgressStream } from '../import/progress';
 import { escapeForTerminal, jsonForTerminal } from '../lib/text-table';
 import { runAudited } from '../placement/audit';
-import { createServices } from '../services';
 import { openDatabase } from './database';
 import { describeStartupError } from './errors';
 import { positiveInt } from './int-options';

@@ -2,7 +2,7 @@
 // or becomes the node:cluster primary of N workers (src/server/cluster.ts), each of which serves as
 // one process does. The start banner is printed once, by the process that was started.
 import type { Command } from 'commander';
-import type { WorkerIdentity } from '../app';
+import type { WorkerIdentity } from '../app/app';
 import type { Config } from '../config/config';
 import { prepareServerDatabase, startEmbeddedEarly } from '../db/open';
 import { CONSOLE_PREFIX } from '../http/console-assets';

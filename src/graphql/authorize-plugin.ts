@@ -18,6 +18,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import type { Services } from '../app/services';
 import type { Principal } from '../auth/authenticator';
 import {
   collectWriteTargets,
@@ -32,7 +33,6 @@ import {
   roleAllows,
   roleForOperation,
 } from '../auth/roles';
-import type { Services } from '../services';
 import { AUTH_CODES } from './authenticate-plugin';
 
 /** Root fields of `set`, through fragments (cycles cut). @skip/@include are ignored: all count. */

@@ -11,13 +11,13 @@ import { DIRECT_ROOTS } from '../../schema/allocation-candidate-answer';
 import type { Context } from '../../schema/context';
 import { maskError } from '../../schema/errors';
 import { schema } from '../../schema/index';
-import type { Scheduling } from '../app-scheduling';
+import type { Scheduling } from '../app/scheduling';
+import type { Services } from '../app/services';
 import type { Principal, TokenVerifier } from '../auth/authenticator';
 import type { RateLimiter } from '../auth/rate-limiter';
 import type { Config } from '../config/config';
 import { renderOfflineGraphiQL } from '../http/graphiql-assets';
 import type { Logger } from '../observability/logger';
-import type { Services } from '../services';
 import { useArmour } from './armour-plugin';
 import { type AdmittedContext, useAuthentication } from './authenticate-plugin';
 import { useAuthorization } from './authorize-plugin';
@@ -72,8 +72,8 @@ export function createGraphQL(deps: {
         ? { origin: [...deps.config.corsOrigins], credentials: true }
         : false,
     // Every network request has its body read under the limit before it reaches yoga (413 in
-    // src/app.ts), so yoga's own limit would only re-stream each body through a TransformStream,
-    // a measurable share of a small request's CPU. In-process callers of yoga.fetch are our code.
+    // src/http/router.ts), so yoga's own limit would only re-stream each body through a
+    // TransformStream, a measurable share of a small request's CPU. In-process callers of yoga.fetch are our code.
     maxRequestBodySize: false,
     plugins: [
       useAuthentication({

@@ -2,10 +2,10 @@
 // provider's of the same name, or a new one written back to the source), and applies it in one
 // transaction per node; bad rows are reported and the rest carry on (seed 001 _migrate_inventory).
 import { randomUUID } from 'node:crypto';
+import type { Services } from '../app/services';
 import { BadRequestError, ErrorCode, isPlacementError } from '../placement/errors';
 import { providerUuidByName } from '../placement/provider-writes';
 import { normalizeUuidOrThrow } from '../placement/uuid';
-import type { Services } from '../services';
 import { applyComputeNodePlan } from './apply-node';
 import {
   type ComputeNodeMappingOptions,

@@ -2,9 +2,9 @@
 // memo, group commits), exposed under their long-standing names: each is read at scrape time by
 // a prom-client collect() callback, so nothing on the hot path changes.
 import { Counter, Gauge, type Registry } from 'prom-client';
-import type { Scheduling } from '../app-scheduling';
+import type { Scheduling } from '../app/scheduling';
+import type { Services } from '../app/services';
 import type { Cache } from '../cache/cache';
-import type { Services } from '../services';
 
 /** What the statistics are read from. */
 export interface StatsSources {

@@ -1,6 +1,6 @@
 // Matching paths against the route table: 404 for unknown paths, 405 with Allow for unknown
 // methods (upstream: placement/handler.py make_map / dispatch / handle_405).
-import type { Services } from '../services';
+import type { Services } from '../app/services';
 import { HttpError, outsideHandler } from './http-error';
 import type { RestRequest } from './request';
 import type { RestResponse } from './response';

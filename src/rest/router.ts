@@ -5,6 +5,7 @@
 // checks, before the body is read); noauth2 is Placement's and is never rate limited.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Services } from '../app/services';
 import { type AdmissionDeps, admitToken } from '../auth/admission';
 import { actorOfRestCaller } from '../auth/audit-actor';
 import type { TokenVerifier } from '../auth/authenticator';
@@ -18,7 +19,6 @@ import { valueHasNul } from '../lib/nul';
 import type { Logger } from '../observability/logger';
 import { runAudited } from '../placement/audit';
 import { isPlacementError, UnavailableError } from '../placement/errors';
-import type { Services } from '../services';
 import { authenticate, header, type RestCaller, tokenCaller } from './auth';
 import { toHttpError } from './domain-errors';
 import { type ErrorContext, errorResponse } from './error-response';

@@ -40,7 +40,7 @@ const attempt = (r: RankedHost) => ({ [ATTR_HOST]: r.host.uuid });
 const MAX_GROUP_CONFLICTS = 64;
 
 /**
- * What the scheduler works with, each built once by the composition root (src/app-scheduling.ts):
+ * What the scheduler works with, each built once by the composition root (src/app/scheduling.ts):
  * the capacity index's candidates, the state caches (each keyed by the index revision and the
  * aggregate-metadata version), the pipeline per filter override, and the claim service.
  */
@@ -55,7 +55,10 @@ export interface SchedulingDeps {
   readonly claimService: ClaimWriter & Pick<ClaimService, 'undo'>;
   /** Most claims one transaction writes (`BERTH_CLAIM_BATCH`; 1 = every claim alone). */
   readonly claimBatch: number;
-  /** Wraps the writer of the batched claims (timing, src/http/metrics.ts); unwrapped when absent. */
+  /**
+   * Wraps the writer of the batched claims (timing, src/observability/app-metrics.ts); unwrapped
+   * when absent.
+   */
   readonly observeClaims?: (writer: ClaimWriter) => ClaimWriter;
   readonly log: Logger;
   /** Hosts of the instances scheduler hints name (src/placement/consumer.ts hostsOfConsumers). */

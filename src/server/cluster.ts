@@ -9,7 +9,7 @@
 // worker reloads its scheduler configuration.
 import cluster, { type Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
-import type { WorkerIdentity } from '../app';
+import type { WorkerIdentity } from '../app/app';
 import { type Config, ConfigError } from '../config/config';
 import { primaryMetricsHandler } from '../observability/cluster-metrics';
 import type { Logger } from '../observability/logger';

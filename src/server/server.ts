@@ -6,7 +6,7 @@
 // in-flight requests (bounded by BERTH_SHUTDOWN_TIMEOUT_MS), then close pools.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type App, createApp, type WorkerIdentity } from '../app';
+import { type App, createApp, type WorkerIdentity } from '../app/app';
 import type { Config } from '../config/config';
 import type { Logger } from '../observability/logger';
 import { startAuditPrune } from './audit-prune';

@@ -4,7 +4,7 @@
 // changes, and the change reaches the scheduler's host views at once — on this replica and,
 // through NOTIFY, on another one — so BuildFailureWeigher ranks the failing host last.
 import { randomUUID } from 'node:crypto';
-import { createApp } from '../../src/app';
+import { createApp } from '../../src/app/app';
 import { createLogger } from '../../src/observability/logger';
 import { createTestApp, createTestCache, type TestApp } from '../support/app';
 import { testDatabaseUrl } from '../support/db';

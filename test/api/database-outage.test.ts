@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer as createHttpServer } from 'node:http';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { DataSource } from 'typeorm';
-import { type App, createApp } from '../../src/app';
+import { type App, createApp } from '../../src/app/app';
 import { MemoryCache } from '../../src/cache/memory-cache';
 import { loadConfig } from '../../src/config/config';
 import { createDataSource } from '../../src/db/data-source';

@@ -5,7 +5,7 @@
 // (test/support/placement-compare.ts lists them and the normalisations).
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { createApp } from '../../src/app';
+import { createApp } from '../../src/app/app';
 import { loadConfig } from '../../src/config/config';
 import { createLogger } from '../../src/observability/logger';
 import { createTestCache } from '../support/app';

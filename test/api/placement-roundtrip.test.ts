@@ -7,7 +7,7 @@
 // writer is checked by one more export, into a fresh Placement C on MariaDB.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { createApp } from '../../src/app';
+import { createApp } from '../../src/app/app';
 import { runPlacementExport } from '../../src/cli/export-placement-command';
 import { loadConfig } from '../../src/config/config';
 import { createLogger } from '../../src/observability/logger';

@@ -1,7 +1,7 @@
 // GraphQL resourceProviders filters (mirrors the listing steps of gabbits resource-provider.yaml,
 // resource-provider-aggregates.yaml, resource-provider-any-traits.yaml).
 import { randomUUID } from 'node:crypto';
-import type { Services } from '../../src/services';
+import type { Services } from '../../src/app/services';
 import { createTestApp, type TestApp } from '../support/app';
 import { buildResourceProvider } from '../support/factories';
 import { firstError, type GqlResponse, gql } from '../support/graphql';

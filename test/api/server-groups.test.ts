@@ -4,7 +4,7 @@
 // own project's groups, and the concurrency guarantee: 32 schedulers racing into one anti-affinity
 // group never put two members on one host (the claim re-checks the policy with the group locked).
 import { randomUUID } from 'node:crypto';
-import { createApp } from '../../src/app';
+import { createApp } from '../../src/app/app';
 import { createLogger } from '../../src/observability/logger';
 import { createTestApp, createTestCache, type TestApp } from '../support/app';
 import { realPostgresIt, testDatabaseUrl } from '../support/db';

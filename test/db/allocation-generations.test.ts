@@ -3,8 +3,8 @@
 // reshaper.yaml "get usages on parent/child after move"), and that providers left unbumped still
 // cannot be over-committed under concurrency.
 import { randomUUID } from 'node:crypto';
+import { createServices, type Services } from '../../src/app/services';
 import { ChangeBus } from '../../src/placement/change-bus';
-import { createServices, type Services } from '../../src/services';
 import { createTestDb, realPostgresIt, type TestDb } from '../support/db';
 import { buildResourceProvider, claim } from '../support/factories';
 

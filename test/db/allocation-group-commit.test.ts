@@ -3,10 +3,10 @@
 // written whole is retried write by write, so every caller gets the answer (or the error) a lone
 // write would have given. Capacity is never exceeded.
 import { randomUUID } from 'node:crypto';
+import { createServices, type Services } from '../../src/app/services';
 import type { ConsumerAllocationsInput } from '../../src/placement/allocation-write';
 import { ChangeBus } from '../../src/placement/change-bus';
 import { ConcurrentUpdateError, ConflictError } from '../../src/placement/errors';
-import { createServices, type Services } from '../../src/services';
 import { createTestDb, type TestDb } from '../support/db';
 import { buildResourceProvider } from '../support/factories';
 

@@ -1,7 +1,7 @@
 // Allocation writes against real PostgreSQL/PGlite (upstream: tests/functional/db/test_allocation.py).
 import { randomUUID } from 'node:crypto';
+import { createServices, type Services } from '../../src/app/services';
 import { ErrorCode } from '../../src/placement/errors';
-import { createServices, type Services } from '../../src/services';
 import { createTestDb, realPostgresIt, type TestDb } from '../support/db';
 import { buildResourceProvider, claim } from '../support/factories';
 

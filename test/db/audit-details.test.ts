@@ -1,11 +1,12 @@
 // The `details` of audit events on a real database: admin writes say what they changed (token id
 // and role but never its secret, quota limits old -> new, inventories as written, class and trait
 // names), claims say nothing beyond their targets, and `berth audit log` shows them.
+
+import { createServices, type Services } from '../../src/app/services';
 import { TokenStore } from '../../src/auth/token-store';
 import { runAuditLog } from '../../src/cli/audit-command';
 import { type AuditContext, runAudited } from '../../src/placement/audit';
 import { ChangeBus } from '../../src/placement/change-bus';
-import { createServices, type Services } from '../../src/services';
 import { createTestDb, type TestDb } from '../support/db';
 import { buildResourceProvider, claim } from '../support/factories';
 

@@ -2,6 +2,7 @@
 // transaction, a refused write leaves none, batched claims get one event per caller, `berth audit
 // log` filters, and the retention prune deletes only old events.
 import { randomUUID } from 'node:crypto';
+import { createServices, type Services } from '../../src/app/services';
 import { runAuditLog } from '../../src/cli/audit-command';
 import { type AuditContext, runAudited } from '../../src/placement/audit';
 import { listAuditEvents, pruneAuditEvents } from '../../src/placement/audit-log';
@@ -9,7 +10,6 @@ import { ChangeBus } from '../../src/placement/change-bus';
 import { type ClaimInput, ClaimService } from '../../src/placement/claims';
 import { ConflictError } from '../../src/placement/errors';
 import { ClaimBatcher } from '../../src/scheduler/claiming/claim-batcher';
-import { createServices, type Services } from '../../src/services';
 import { createTestDb, type TestDb } from '../support/db';
 import { buildResourceProvider, claim } from '../support/factories';
 

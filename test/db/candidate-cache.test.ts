@@ -2,10 +2,11 @@
 // REDIS_URL is set): the local layer answers identical requests without a round trip while the
 // capacity index is unchanged, and stops the moment a change (local or heard from another replica)
 // is applied; the shared layer still serves another replica.
+
+import { createServices, type Services } from '../../src/app/services';
 import type { Cache } from '../../src/cache/cache';
 import { ChangeBus } from '../../src/placement/change-bus';
 import { CandidateCache } from '../../src/scheduler/state/candidate-cache';
-import { createServices, type Services } from '../../src/services';
 import { createTestCache } from '../support/app';
 import { createTestDb, type TestDb } from '../support/db';
 import { buildResourceProvider, claim } from '../support/factories';

@@ -1,10 +1,10 @@
 // The candidate service answers from its in-memory index and stays current: at once for this
 // replica's writes, through NOTIFY for another replica's (tests/functional/db/test_allocation_candidates.py).
 import { randomUUID } from 'node:crypto';
+import { createServices, type Services } from '../../src/app/services';
 import { startChangeListener } from '../../src/db/change-listener';
 import { createLogger } from '../../src/observability/logger';
 import { ChangeBus } from '../../src/placement/change-bus';
-import { createServices, type Services } from '../../src/services';
 import { createTestDb, onEmbedded, type TestDb, testDatabaseUrl } from '../support/db';
 import { buildResourceProvider, claim } from '../support/factories';
 

@@ -2,11 +2,11 @@
 // in one transaction, and a batch that cannot be written whole (capacity, a move) is retried claim
 // by claim so that each caller gets the answer a lone claim would have given.
 import { randomUUID } from 'node:crypto';
+import { createServices, type Services } from '../../src/app/services';
 import { ChangeBus } from '../../src/placement/change-bus';
 import { type ClaimInput, ClaimService } from '../../src/placement/claims';
 import { ConflictError } from '../../src/placement/errors';
 import { ClaimBatcher, type ClaimWriter } from '../../src/scheduler/claiming/claim-batcher';
-import { createServices, type Services } from '../../src/services';
 import { createTestDb, type TestDb } from '../support/db';
 import { buildResourceProvider } from '../support/factories';
 

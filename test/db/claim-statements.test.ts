@@ -1,11 +1,11 @@
 // Round trips of one claim: a scheduler claim is the hot path under load, and on this kind of
 // machine every statement costs a system call on both sides. The budget keeps it from creeping.
 import { randomUUID } from 'node:crypto';
-import { createScheduling, type Scheduling } from '../../src/app-scheduling';
+import { createScheduling, type Scheduling } from '../../src/app/scheduling';
+import { createServices, type Services } from '../../src/app/services';
 import { loadConfig } from '../../src/config/config';
 import { createLogger } from '../../src/observability/logger';
 import { ChangeBus } from '../../src/placement/change-bus';
-import { createServices, type Services } from '../../src/services';
 import { createTestCache } from '../support/app';
 import { createTestDb, type TestDb } from '../support/db';
 import { buildResourceProvider } from '../support/factories';

@@ -5,11 +5,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createServices, type Services } from '../../src/app/services';
 import { CHECK_EXIT, runCheck } from '../../src/cli/check-command';
 import { ChangeBus } from '../../src/placement/change-bus';
 import { CONSISTENCY_CHECKS } from '../../src/placement/consistency/checks';
 import { runConsistencyChecks } from '../../src/placement/consistency/run-checks';
-import { createServices, type Services } from '../../src/services';
 import { createTestDb, realPostgresIt, type TestDb, testDatabaseUrl } from '../support/db';
 import { buildResourceProvider, claim } from '../support/factories';
 

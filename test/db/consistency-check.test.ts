@@ -5,11 +5,11 @@
 // (which skips foreign-key triggers for that transaction only); no constraint is dropped.
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
+import { createServices, type Services } from '../../src/app/services';
 import { ChangeBus } from '../../src/placement/change-bus';
 import { ClaimService } from '../../src/placement/claims';
 import { CONSISTENCY_CHECKS } from '../../src/placement/consistency/checks';
 import { runConsistencyChecks } from '../../src/placement/consistency/run-checks';
-import { createServices, type Services } from '../../src/services';
 import { createTestDb, type TestDb } from '../support/db';
 import { buildResourceProvider, claim } from '../support/factories';
 import { deleteRowsUndoably, withoutForeignKeys } from '../support/planting';

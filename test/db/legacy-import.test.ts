@@ -2,9 +2,9 @@
 // (seed 001): NULL uuids written back, shared-storage disk, PCI and NUMA rows, a bad row, a
 // soft-deleted row, idempotent re-runs, dry runs and per-node atomicity.
 import { randomUUID } from 'node:crypto';
+import { createServices, type Services } from '../../src/app/services';
 import { ComputeNodeImporter, type ImportOptions } from '../../src/import/import-service';
 import { openLegacySource } from '../../src/import/open-source';
-import { createServices, type Services } from '../../src/services';
 import { createTestDb, type TestDb } from '../support/db';
 import { claim } from '../support/factories';
 import {

@@ -11,6 +11,7 @@
 // BERTH_IMPORT_FUZZ_RUNS sets the cases (default 24: about 25 s on 2 busy cores);
 // BERTH_FUZZ_SEED replays a run.
 import fc from 'fast-check';
+import { createServices, type Services } from '../../src/app/services';
 import { STANDARD_RESOURCE_CLASSES, STANDARD_TRAITS } from '../../src/db/seed';
 import { importPlacement } from '../../src/import/placement/import-placement';
 import { PlacementImportInvalidError } from '../../src/import/placement/invalid-source-error';
@@ -28,7 +29,6 @@ import {
   assertProviderNameOrThrow,
 } from '../../src/placement/provider-rules';
 import { isUuid, normalizeUuidOrThrow } from '../../src/placement/uuid';
-import { createServices, type Services } from '../../src/services';
 import { createTestDb, type TestDb } from '../support/db';
 import { fingerprint } from '../support/fingerprint';
 import { fuzzSeed } from '../support/fuzz-stats';

@@ -2,8 +2,8 @@
 // (25,000 consumers) from a real PostgreSQL Placement database. Prints the time (not asserted:
 // the target is ≤ 60 s on the project machine); checks the result and an idempotent re-run.
 import { randomUUID } from 'node:crypto';
+import { createServices } from '../../src/app/services';
 import { importPlacement } from '../../src/import/placement/import-placement';
-import { createServices } from '../../src/services';
 import { createTestDb, type TestDb } from '../support/db';
 import { createPostgresPlacementSource, type PlacementSourceDb } from '../support/placement-source';
 import { scaleFixture } from './placement-import-fixture';

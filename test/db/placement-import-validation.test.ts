@@ -7,13 +7,13 @@
 // valid and invalid rows: only valid rows land, the dependents are listed, `berth check` finds no
 // problem, and a re-run changes nothing.
 import { randomUUID } from 'node:crypto';
+import { createServices, type Services } from '../../src/app/services';
 import {
   importPlacement,
   type PlacementImportSummary,
 } from '../../src/import/placement/import-placement';
 import { PlacementImportInvalidError } from '../../src/import/placement/invalid-source-error';
 import { runConsistencyChecks } from '../../src/placement/consistency/run-checks';
-import { createServices, type Services } from '../../src/services';
 import { createTestDb, type TestDb } from '../support/db';
 import { fingerprint } from '../support/fingerprint';
 import {

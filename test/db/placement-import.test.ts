@@ -2,6 +2,7 @@
 // sync; PostgreSQL always, MariaDB when reachable): a filled source compared row for row with
 // berth, idempotent re-runs, conflicts refused and --replace, dry runs writing nothing.
 import { randomUUID } from 'node:crypto';
+import { createServices, type Services } from '../../src/app/services';
 import {
   importPlacement,
   type PlacementImportSummary,
@@ -9,7 +10,6 @@ import {
 import { readPlacement } from '../../src/import/placement/read-placement';
 import { openPlacementSource } from '../../src/import/placement/source';
 import type { Change } from '../../src/placement/change-bus';
-import { createServices, type Services } from '../../src/services';
 import { createTestDb, type TestDb } from '../support/db';
 import {
   createMariadbPlacementSource,

@@ -1,9 +1,9 @@
 // Quota limits and claim-time enforcement against real PostgreSQL/PGlite (seed 004, plus limits
 // enforced inside the claim transaction).
 import { randomUUID } from 'node:crypto';
+import { createServices, type Services } from '../../src/app/services';
 import { normalizeInputsOrThrow } from '../../src/placement/allocation-write';
 import { ErrorCode } from '../../src/placement/errors';
-import { createServices, type Services } from '../../src/services';
 import { createTestDb, onEmbedded, realPostgresIt, type TestDb } from '../support/db';
 import { buildResourceProvider, claim } from '../support/factories';
 

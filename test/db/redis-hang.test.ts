@@ -5,7 +5,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type App, createApp } from '../../src/app';
+import { type App, createApp } from '../../src/app/app';
 import { RedisCache } from '../../src/cache/redis-cache';
 import { loadConfig } from '../../src/config/config';
 import { createLogger } from '../../src/observability/logger';

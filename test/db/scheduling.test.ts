@@ -1,11 +1,11 @@
 // The scheduling service end to end on a real database: explain (dry run), schedule with claims,
 // multi-create, moves, contention, and the candidate cache (Nova: test_scheduler / test_filter_scheduler).
 import { randomUUID } from 'node:crypto';
-import { createScheduling, type Scheduling } from '../../src/app-scheduling';
+import { createScheduling, type Scheduling } from '../../src/app/scheduling';
+import { createServices, type Services } from '../../src/app/services';
 import { loadConfig } from '../../src/config/config';
 import { createLogger } from '../../src/observability/logger';
 import { ChangeBus } from '../../src/placement/change-bus';
-import { createServices, type Services } from '../../src/services';
 import { createTestCache } from '../support/app';
 import { createTestDb, realPostgresIt, type TestDb } from '../support/db';
 import { buildResourceProvider } from '../support/factories';

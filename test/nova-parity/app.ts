@@ -2,8 +2,8 @@
 // close()), outside jest (test/support/app.ts needs jest's globals). Same wiring as that helper:
 // auth and rate limit off, the in-process cache, LISTEN/NOTIFY on a channel of its own; berth's
 // log is silent unless NOVA_PARITY_LOG names a level (error, warn, ...).
-import type { App } from '../../src/app';
-import { createApp } from '../../src/app';
+import type { App } from '../../src/app/app';
+import { createApp } from '../../src/app/app';
 import { MemoryCache } from '../../src/cache/memory-cache';
 import { loadConfig } from '../../src/config/config';
 import { createDataSource } from '../../src/db/data-source';

@@ -34,7 +34,7 @@
 // host X rejected. Only hosts in the baseline (allocation candidates with no filter) are compared;
 // the generator leaves room for the request on every host, so none should be hidden (counted).
 import { metricTrait } from '../../filters/host-state/metrics';
-import type { App } from '../../src/app';
+import type { App } from '../../src/app/app';
 import { gql } from '../support/graphql';
 import { presentFilters } from './profiles';
 import { CLASSES, type Host, type Resources, type Scenario } from './scenario';

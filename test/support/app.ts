@@ -1,7 +1,7 @@
 // A full berth App over a fresh test schema, with Redis (REDIS_URL) or the in-process cache.
 import { randomUUID } from 'node:crypto';
 import type { Logger as TypeOrmLogger } from 'typeorm';
-import { type App, createApp } from '../../src/app';
+import { type App, createApp } from '../../src/app/app';
 import type { Cache } from '../../src/cache/cache';
 import { MemoryCache } from '../../src/cache/memory-cache';
 import { RedisCache } from '../../src/cache/redis-cache';

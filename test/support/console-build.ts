@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
-import type { App } from '../../src/app';
+import type { App } from '../../src/app/app';
 import { consoleDir } from '../../src/http/console-assets';
 import { closeServer, listen } from './rest';
 

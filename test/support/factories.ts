@@ -1,7 +1,7 @@
 // Factories: build providers with inventories through the domain services (never raw SQL).
 import { randomUUID } from 'node:crypto';
+import type { Services } from '../../src/app/services';
 import type { InventoryInput } from '../../src/placement/inventory-rules';
-import type { Services } from '../../src/services';
 
 let seq = 0;
 

@@ -1,5 +1,5 @@
 // Executes GraphQL operations through yoga.fetch (no port), returning the whole response.
-import type { App } from '../../src/app';
+import type { App } from '../../src/app/app';
 
 /** A GraphQL response as clients see it. */
 export interface GqlResponse<T = any> {

@@ -1,7 +1,7 @@
 // /metrics in tests: scrape an app over a real port, parse the text with
 // parse-prometheus-text-format, and read histogram counts by label.
 import { randomUUID } from 'node:crypto';
-import type { App } from '../../src/app';
+import type { App } from '../../src/app/app';
 import { closeServer, listen } from './rest';
 
 /** One sample of a parsed family (counters and gauges have `value`, histograms `count`). */

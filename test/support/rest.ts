@@ -2,7 +2,7 @@
 // client for every REST suite (they differ only in default headers).
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { App } from '../../src/app';
+import type { App } from '../../src/app/app';
 
 /** A listener on 127.0.0.1 with an OS-chosen port. */
 export async function listen(handler: RequestListener): Promise<{ server: Server; base: string }> {

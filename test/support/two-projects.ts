@@ -3,7 +3,7 @@
 // Both projects hold allocations on the same provider tree (a host and its NUMA child), in one
 // aggregate, and each has a server group with a member.
 import { randomUUID } from 'node:crypto';
-import type { App } from '../../src/app';
+import type { App } from '../../src/app/app';
 import { allocationInput } from './allocation-input';
 import { buildResourceProvider } from './factories';
 import { gql } from './graphql';

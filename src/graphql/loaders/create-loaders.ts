@@ -2,6 +2,7 @@
 // queries: every batch function makes one service call for all keys and returns one entry per key,
 // in key order (an empty list or null for unknown keys, never a throw for one bad key).
 import DataLoader from 'dataloader';
+import type { Services } from '../../app/services';
 import { inventoriesOf } from '../../placement/inventory';
 import type {
   AggregateRecord,
@@ -11,7 +12,6 @@ import type {
   ResourceProviderRecord,
   UsageRecord,
 } from '../../placement/types';
-import type { Services } from '../../services';
 import { groupByKeys, pickInKeyOrder, presentOrThrow } from './group';
 
 /** The DataLoaders of one GraphQL request. Keys are internal ids unless the name says uuid. */

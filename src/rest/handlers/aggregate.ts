@@ -1,7 +1,8 @@
 // /resource_providers/{uuid}/aggregates: read and replace a provider's aggregates
 // (upstream: placement/handlers/aggregate.py).
+
+import type { Services } from '../../app/services';
 import { ErrorCode } from '../../placement/errors';
-import type { Services } from '../../services';
 import { mapDomainErrors } from '../domain-errors';
 import { conflict } from '../http-error';
 import type { RestRequest } from '../request';

@@ -1,6 +1,6 @@
 // GET /allocation_candidates: allocation requests and provider summaries in the shape of the
 // requested microversion (upstream: placement/handlers/allocation_candidate.py).
-import type { Services } from '../../services';
+import type { Services } from '../../app/services';
 import { candidatesJson } from '../candidate-json';
 import { candidateRequestOrThrow } from '../candidate-query';
 import { mapDomainErrors } from '../domain-errors';

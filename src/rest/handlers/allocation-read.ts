@@ -1,8 +1,9 @@
 // Reading allocations: GET /allocations/{consumer_uuid} and
 // GET /resource_providers/{uuid}/allocations (upstream: placement/handlers/allocation.py
 // list_for_consumer, list_for_resource_provider and their _serialize_* helpers).
+
+import type { Services } from '../../app/services';
 import type { AllocationRecord } from '../../placement/types';
-import type { Services } from '../../services';
 import { visibleAllocations, visibleConsumer } from '../project-reads';
 import type { RestRequest } from '../request';
 import { jsonResponse, type RestResponse, withCacheHeaders } from '../response';

@@ -2,9 +2,10 @@
 // /allocations (1.13) and DELETE /allocations/{consumer_uuid} (upstream:
 // placement/handlers/allocation.py set_allocations_for_consumer, set_allocations,
 // delete_allocations).
+
+import type { Services } from '../../app/services';
 import type { ConsumerAllocationsInput } from '../../placement/allocation-write';
 import { isPlacementError, type PlacementError } from '../../placement/errors';
-import type { Services } from '../../services';
 import { type ErrorMapping, mapDomainErrors } from '../domain-errors';
 import { badRequest, HttpError, notFound } from '../http-error';
 import { isUuidLike } from '../json-schema';

@@ -1,8 +1,9 @@
 // /resource_providers/{uuid}/inventories[/{resource_class}]: list, show, create, replace all,
 // update one, delete one, delete all (upstream: placement/handlers/inventory.py).
+
+import type { Services } from '../../app/services';
 import { ErrorCode } from '../../placement/errors';
 import type { InventoryRecord } from '../../placement/types';
-import type { Services } from '../../services';
 import { mapDomainErrors } from '../domain-errors';
 import { badRequest, conflict, HttpError, notFound } from '../http-error';
 import type { RestRequest } from '../request';

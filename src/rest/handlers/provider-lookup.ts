@@ -1,7 +1,8 @@
 // Loading the provider a /resource_providers/{uuid}/... route names, with the 404 wording the
 // upstream handler uses (upstream: ResourceProvider.get_by_uuid as called by each handler).
+
+import type { Services } from '../../app/services';
 import type { ResourceProviderRecord } from '../../placement/types';
-import type { Services } from '../../services';
 import { HttpError, outsideHandler } from '../http-error';
 
 /**

@@ -1,8 +1,9 @@
 // POST /reshaper: move inventories and allocations between providers atomically (upstream:
 // placement/handlers/reshaper.py).
+
+import type { Services } from '../../app/services';
 import { ErrorCode } from '../../placement/errors';
 import type { ReshapeInput } from '../../placement/reshaper';
-import type { Services } from '../../services';
 import { mapDomainErrors } from '../domain-errors';
 import { badRequest, conflict, HttpError } from '../http-error';
 import { type RestRequest, schemaFor } from '../request';

@@ -1,7 +1,8 @@
 // /resource_classes and /resource_classes/{name}: list, create, show, update (rename before
 // 1.7, create-if-missing from 1.7), delete (upstream: placement/handlers/resource_class.py).
+
+import type { Services } from '../../app/services';
 import type { ResourceClassRecord } from '../../placement/types';
-import type { Services } from '../../services';
 import { mapDomainErrors } from '../domain-errors';
 import { badRequest, conflict, HttpError, notFound, outsideHandler } from '../http-error';
 import { validateSchema } from '../json-schema';

@@ -1,8 +1,8 @@
 // /resource_providers and /resource_providers/{uuid}: list, create, show, update, delete
 // (upstream: placement/handlers/resource_provider.py).
 import { randomUUID } from 'node:crypto';
+import type { Services } from '../../app/services';
 import type { ResourceProviderRecord } from '../../placement/types';
-import type { Services } from '../../services';
 import { mapDomainErrors } from '../domain-errors';
 import { badRequest, HttpError } from '../http-error';
 import { memberOfParamsOrThrow, parseResourcesOrThrow, traitParamsOrThrow } from '../qs-parsers';

@@ -1,9 +1,10 @@
 // /traits, /traits/{name} and /resource_providers/{uuid}/traits (upstream:
 // placement/handlers/trait.py).
+
+import type { Services } from '../../app/services';
 import { ErrorCode } from '../../placement/errors';
 import type { TraitFilter } from '../../placement/trait';
 import type { TraitRecord } from '../../placement/types';
-import type { Services } from '../../services';
 import { mapDomainErrors } from '../domain-errors';
 import { badRequest, conflict, notFound } from '../http-error';
 import { validateSchema } from '../json-schema';

@@ -1,7 +1,8 @@
 // Usages of one provider, and total usages of a project/user (upstream:
 // placement/handlers/usage.py).
+
+import type { Services } from '../../app/services';
 import type { UsageRecord } from '../../placement/types';
-import type { Services } from '../../services';
 import { mapDomainErrors } from '../domain-errors';
 import { ownProjectOrThrow } from '../project-reads';
 import { type RestRequest, schemaFor } from '../request';

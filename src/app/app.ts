@@ -1,27 +1,31 @@
+// src/app/ is the composition root, where the layers are wired together and nothing else
+// happens: the domain services over one DataSource (services.ts), the scheduler and its reload
+// (scheduling.ts), and this file, which builds one app.
+//
 // The composition root: database (real or embedded), migrations, cache, services, GraphQL, REST
 // and the HTTP routes (src/http/), wired once; one close() releases it all.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DataSource } from 'typeorm';
-import { createScheduling, type Scheduling } from './app-scheduling';
-import { Authenticator, type TokenVerifier } from './auth/authenticator';
-import { KeystoneClient } from './auth/keystone';
-import { KeystoneAuthenticator } from './auth/keystone-cache';
-import { RateLimiter } from './auth/rate-limiter';
-import { TokenStore } from './auth/token-store';
-import type { Cache } from './cache/cache';
-import { MemoryCache } from './cache/memory-cache';
-import { RedisCache } from './cache/redis-cache';
-import type { Config } from './config/config';
-import { type ChangeListener, startChangeListener } from './db/change-listener';
-import { openServerDatabase } from './db/open';
-import { createGraphQL } from './graphql/yoga';
-import { type Readiness, readiness } from './http/readiness';
-import { createRequestHandler } from './http/router';
-import { createAppMetrics } from './observability/app-metrics';
-import type { Logger } from './observability/logger';
-import { ChangeBus } from './placement/change-bus';
-import { createRestRouter } from './rest/router';
+import { Authenticator, type TokenVerifier } from '../auth/authenticator';
+import { KeystoneClient } from '../auth/keystone';
+import { KeystoneAuthenticator } from '../auth/keystone-cache';
+import { RateLimiter } from '../auth/rate-limiter';
+import { TokenStore } from '../auth/token-store';
+import type { Cache } from '../cache/cache';
+import { MemoryCache } from '../cache/memory-cache';
+import { RedisCache } from '../cache/redis-cache';
+import type { Config } from '../config/config';
+import { type ChangeListener, startChangeListener } from '../db/change-listener';
+import { openServerDatabase } from '../db/open';
+import { createGraphQL } from '../graphql/yoga';
+import { type Readiness, readiness } from '../http/readiness';
+import { createRequestHandler } from '../http/router';
+import { createAppMetrics } from '../observability/app-metrics';
+import type { Logger } from '../observability/logger';
+import { ChangeBus } from '../placement/change-bus';
+import { createRestRouter } from '../rest/router';
+import { createScheduling, type Scheduling } from './scheduling';
 import { createServices, type Services } from './services';
 
 /** A running berth application (not yet bound to a port). */

@@ -3,40 +3,40 @@
 // configuration builds is built by one loader, run at start-up (a bad profile or plugin stops it,
 // naming the variable) and again by reload() (SIGHUP, reloadScheduler), which swaps the result in
 // or keeps the running pipelines when the new configuration does not build.
-import { builtinPlugins } from '../filters/registry';
-import type { Cache } from './cache/cache';
-import { type Config, pluginConfigOrThrow } from './config/config';
-import type { Logger } from './observability/logger';
-import type { StageObserver } from './observability/stage';
-import { ClaimService } from './placement/claims';
-import { hostsOfConsumers } from './placement/consumer';
-import { BadRequestError, ErrorCode } from './placement/errors';
-import { AggregateMetadataCache } from './placement/host-rows';
-import type { ClaimWriter } from './scheduler/claiming/claim-batcher';
-import { errorMessage } from './scheduler/runtime/isolation';
-import { type OperatorPlugins, outOfProcessPlugins } from './scheduler/runtime/out-of-process';
+import { builtinPlugins } from '../../filters/registry';
+import type { Cache } from '../cache/cache';
+import { type Config, pluginConfigOrThrow } from '../config/config';
+import type { Logger } from '../observability/logger';
+import type { StageObserver } from '../observability/stage';
+import { ClaimService } from '../placement/claims';
+import { hostsOfConsumers } from '../placement/consumer';
+import { BadRequestError, ErrorCode } from '../placement/errors';
+import { AggregateMetadataCache } from '../placement/host-rows';
+import type { ClaimWriter } from '../scheduler/claiming/claim-batcher';
+import { errorMessage } from '../scheduler/runtime/isolation';
+import { type OperatorPlugins, outOfProcessPlugins } from '../scheduler/runtime/out-of-process';
 import {
   forgetPluginModules,
   type LoadedPipelines,
   type PipelineGeneration,
   PipelineSet,
-} from './scheduler/runtime/pipeline-set';
+} from '../scheduler/runtime/pipeline-set';
 import {
   buildProfilesOrThrow,
   DEFAULT_PROFILE,
   parseProfilesOrThrow,
   profileConfigs,
-} from './scheduler/runtime/profiles';
+} from '../scheduler/runtime/profiles';
 import {
   createRegistry,
   listPlugins,
   type PluginInfo,
   type SchedulerConfig,
-} from './scheduler/runtime/registry';
-import { SchedulingService } from './scheduler/scheduling-service';
-import { CandidateCache } from './scheduler/state/candidate-cache';
-import { EvaluationMemo } from './scheduler/state/evaluation-memo';
-import { HostViewCache } from './scheduler/state/host-view-cache';
+} from '../scheduler/runtime/registry';
+import { SchedulingService } from '../scheduler/scheduling-service';
+import { CandidateCache } from '../scheduler/state/candidate-cache';
+import { EvaluationMemo } from '../scheduler/state/evaluation-memo';
+import { HostViewCache } from '../scheduler/state/host-view-cache';
 import type { Services } from './services';
 
 /** One profile as `schedulerProfiles` shows it. */
@@ -74,7 +74,7 @@ export interface Scheduling {
   close(): Promise<void>;
 }
 
-/** How the scheduler is observed (src/http/metrics.ts); bare calls when absent. */
+/** How the scheduler is observed (src/observability/app-metrics.ts); bare calls when absent. */
 export interface SchedulingObservation {
   readonly stages: StageObserver;
   claimWriter(writer: ClaimWriter): ClaimWriter;

@@ -1,23 +1,23 @@
 // Composition of the domain services over one DataSource (what adapters receive).
 
 import type { DataSource } from 'typeorm';
-import { AggregateService } from './placement/aggregate';
-import { AllocationService } from './placement/allocation';
-import { CandidateService } from './placement/allocation-candidates/candidate-service';
-import type { CandidateBounds } from './placement/allocation-candidates/find-allocation-candidates';
-import { CapacityService } from './placement/capacity';
-import { ChangeBus } from './placement/change-bus';
-import { ConsumerListService } from './placement/consumer-list';
-import { InventoryService } from './placement/inventory';
-import { type LiveOptions, LiveService } from './placement/live';
-import { ProviderTraitService } from './placement/provider-trait';
-import { QuotaService } from './placement/quota';
-import { ReshaperService } from './placement/reshaper';
-import { ResourceClassService } from './placement/resource-class';
-import { ResourceProviderService } from './placement/resource-provider';
-import { ServerGroupService } from './placement/server-group';
-import { TraitService } from './placement/trait';
-import { UsageService } from './placement/usage';
+import { AggregateService } from '../placement/aggregate';
+import { AllocationService } from '../placement/allocation';
+import { CandidateService } from '../placement/allocation-candidates/candidate-service';
+import type { CandidateBounds } from '../placement/allocation-candidates/find-allocation-candidates';
+import { CapacityService } from '../placement/capacity';
+import { ChangeBus } from '../placement/change-bus';
+import { ConsumerListService } from '../placement/consumer-list';
+import { InventoryService } from '../placement/inventory';
+import { type LiveOptions, LiveService } from '../placement/live';
+import { ProviderTraitService } from '../placement/provider-trait';
+import { QuotaService } from '../placement/quota';
+import { ReshaperService } from '../placement/reshaper';
+import { ResourceClassService } from '../placement/resource-class';
+import { ResourceProviderService } from '../placement/resource-provider';
+import { ServerGroupService } from '../placement/server-group';
+import { TraitService } from '../placement/trait';
+import { UsageService } from '../placement/usage';
 
 /** Every domain service, sharing one DataSource and one change bus. */
 export interface Services {

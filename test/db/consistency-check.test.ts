@@ -1,4 +1,4 @@
-// `berth check`'s audit (src/placement/consistency-check.ts): a database built through berth's own
+// `berth check`'s audit (src/placement/consistency/): a database built through berth's own
 // services passes every check; each anomaly planted with raw SQL is flagged by exactly its check,
 // with the right example uuid, and the check passes again once the anomaly is undone. Anomalies the
 // schema's foreign keys forbid are planted with `SET LOCAL session_replication_role = replica`

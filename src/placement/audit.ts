@@ -88,12 +88,6 @@ export function currentAudit(): AuditContext | undefined {
   return als.getStore()?.ctx;
 }
 
-/** Runs `fn` under a different operation name, same actor and request (a CLI step). */
-export function runAuditedAs<T>(operation: string, fn: () => T): T {
-  const ctx = currentAudit() ?? SYSTEM;
-  return als.run({ ctx: { ...ctx, operation } }, fn);
-}
-
 /** Captures the caller's context when a write is queued (group commit). */
 export function captureAudit(): AuditContext | undefined {
   return currentAudit();

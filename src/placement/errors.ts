@@ -142,13 +142,6 @@ export class QuotaExceededError extends ConflictError {
   }
 }
 
-/** Caller is not authenticated (401). */
-export class UnauthorizedError extends PlacementError {
-  constructor(message: string) {
-    super(message, 401);
-  }
-}
-
 /** Caller lacks the role for this operation (403). */
 export class ForbiddenError extends PlacementError {
   constructor(message: string, code: ErrorCode = ErrorCode.DEFAULT) {

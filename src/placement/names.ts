@@ -5,8 +5,6 @@ import { BadRequestError, ErrorCode } from './errors';
 
 /** Custom names: CUSTOM_ followed by upper-case letters, digits and underscores, ≤ 255 chars. */
 export const CUSTOM_NAME_PATTERN = /^CUSTOM_[A-Z0-9_]+$/;
-/** Any class/trait name Placement accepts in a request. */
-export const ANY_NAME_PATTERN = /^[A-Z0-9_]+$/;
 
 /** True when `name` is in the CUSTOM_ namespace. */
 export function isCustomName(name: string): boolean {

@@ -97,9 +97,6 @@ function textOrThrow(value: string, what: string): string {
   return value;
 }
 
-/** Where each member of a group runs: host (root provider) uuid -> member consumer uuids. */
-export type MemberHosts = ReadonlyMap<string, readonly string[]>;
-
 /**
  * The hosts of `group`'s members with allocations (members without allocations run nowhere),
  * excluding `except` (the consumers being placed: a moving member does not count against itself).

@@ -1,6 +1,5 @@
 // The one Pothos SchemaBuilder: plugins, scalars and root types (no object types here).
 import SchemaBuilder from '@pothos/core';
-import DataloaderPlugin from '@pothos/plugin-dataloader';
 import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import { type AccessScopes, callerScopes, forbiddenObject, part } from './access';
@@ -21,7 +20,7 @@ export interface PothosTypes {
 /** The builder every schema/* file registers its types on. */
 export const builder = new SchemaBuilder<PothosTypes>({
   // scope-auth first: no other plugin's wrapper runs before an object's access rule.
-  plugins: [ScopeAuthPlugin, DataloaderPlugin, RelayPlugin],
+  plugins: [ScopeAuthPlugin, RelayPlugin],
   defaultFieldNullability: false,
   scopeAuth: {
     authScopes: callerScopes,

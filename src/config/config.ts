@@ -288,7 +288,7 @@ export interface Config {
 }
 
 export { ConfigError } from './config-error';
-export { DEFAULT_FILTERS, DEFAULT_WEIGHERS, pluginConfigOrThrow } from './scheduler';
+export { DEFAULT_FILTERS, pluginConfigOrThrow } from './scheduler';
 
 /**
  * Parses and validates the environment.

@@ -57,30 +57,8 @@ export async function bumpProviderGeneration(
 }
 
 /**
- * Locks several providers by internal id, in id order (a global lock order, so two transactions
- * touching overlapping providers cannot deadlock), without changing them.
- * @returns id -> current generation (deleted providers are absent).
- */
-export async function lockProvidersById(
-  em: EntityManager,
-  ids: readonly number[],
-): Promise<Map<number, number>> {
-  const sorted = [...new Set(ids)].sort((a, b) => a - b);
-  if (sorted.length === 0) {
-    return new Map();
-  }
-  const rows = rowsOf<{ id: number; generation: number }>(
-    await em.query(
-      'SELECT id, generation FROM resource_providers WHERE id = ANY($1::int[]) ORDER BY id FOR NO KEY UPDATE',
-      [sorted],
-    ),
-  );
-  return new Map(rows.map((r) => [r.id, r.generation]));
-}
-
-/**
- * Increments the generations of providers this transaction has already locked (through
- * {@link lockProvidersById}): one step of a multi-step write, as Placement's increment_generation.
+ * Increments the generations of providers this transaction has already locked: one step of a
+ * multi-step write, as Placement's increment_generation.
  * @returns id -> new generation.
  */
 export async function incrementGenerationsById(

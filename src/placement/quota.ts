@@ -21,7 +21,6 @@ import {
   userKey,
 } from './quota-usage';
 
-export { INSTANCE_CONSUMER_TYPE, INSTANCES } from './quota-usage';
 /** A limit of -1 removes the limit (unlimited, as in Nova). */
 export const UNLIMITED = -1;
 /**

@@ -23,8 +23,6 @@ export interface HostExtras {
 
 /** Traits isolate_aggregates aggregates require, and some hosts have. */
 export const ISOLATION_TRAITS = ['CUSTOM_ISO_A', 'CUSTOM_ISO_B'];
-/** The metrics drawn (Nova MonitorMetricType names). */
-export const METRICS = ['cpu.frequency', 'cpu.percent'];
 
 const CAPABILITIES: readonly (readonly string[])[] = [
   ['QCOW2', 'RAW', 'ISO', 'VMDK', 'PLOOP'].map((t) => `COMPUTE_IMAGE_TYPE_${t}`),

@@ -150,7 +150,7 @@ export interface Profile {
 }
 
 const fs = 'filter_scheduler';
-/** The metrics profile's [metrics] weight_setting (extras.ts METRICS). */
+/** The metrics profile's [metrics] weight_setting (Nova MonitorMetricType names). */
 const METRICS_SETTING = ['cpu.frequency=0.01', 'cpu.percent=-1'];
 
 /** The profiles; scenario i runs PROFILES[seed-derived index]. */

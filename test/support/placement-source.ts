@@ -366,13 +366,3 @@ export async function clearPlacement(query: PlacementSourceDb['query']): Promise
     await query(`DELETE FROM ${table}`);
   }
 }
-
-/** Why placement-manage cannot be used here, or undefined when it can. */
-export async function placementManageProblem(): Promise<string | undefined> {
-  try {
-    await run('placement-manage', ['--version'], { timeout: 30_000 });
-    return undefined;
-  } catch (err) {
-    return `placement-manage unavailable (${(err as Error).message.split('\n')[0]}): apt-get install placement-api python3-psycopg2 python3-pymysql`;
-  }
-}

@@ -10,13 +10,7 @@ import type { PlacementSource } from './source';
 import type { SourceRows } from './source-rows';
 import { type CheckedSource, checkSource } from './validate-source';
 
-export type {
-  PlacementSnapshot,
-  SourceAllocation,
-  SourceConsumer,
-  SourceInventory,
-  SourceProvider,
-} from './snapshot';
+export type { PlacementSnapshot } from './snapshot';
 
 import type { PlacementSnapshot } from './snapshot';
 

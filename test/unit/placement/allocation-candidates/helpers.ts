@@ -1,6 +1,5 @@
 // Test helper: runs the engine on a query string and reads results the way gabbi's JSONPath
 // expressions do (upstream: the response_json_paths of placement's gabbits).
-import type { CapacityIndex } from '../../../../src/placement/allocation-candidates/capacity-index';
 import {
   type FindOptions,
   findAllocationCandidates,
@@ -18,11 +17,6 @@ export const UNBOUNDED = {
 /** GET /allocation_candidates?<qs> against a fixture. */
 export function get(fx: Fixture, qs: string, options?: FindOptions): AllocationCandidates {
   return findAllocationCandidates(fx.index, parseQuery(qs, fx.env), options);
-}
-
-/** Same, against a bare index. */
-export function getOn(index: CapacityIndex, qs: string, env: Record<string, string> = {}) {
-  return findAllocationCandidates(index, parseQuery(qs, env));
 }
 
 /** `$.allocation_requests..allocations[uuid].resources` as a list (one entry per request using it). */

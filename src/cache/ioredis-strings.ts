@@ -28,7 +28,10 @@ if (path && !require.cache[path]) {
   require.cache[path] = m;
 }
 
-/** True when ioredis resolves this module to the replacement above. */
+/**
+ * True when ioredis resolves this module to the replacement above.
+ * @public test/unit/cache/ioredis-strings.test.ts calls it in a child process, by file path.
+ */
 export function verbatimStringReplaced(): boolean {
   return !!path && require.cache[path]?.exports?.VerbatimString === VerbatimString;
 }

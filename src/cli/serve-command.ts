@@ -65,10 +65,11 @@ async function serveHere(
   }
   // Loaded here, not at the top: a cluster primary never serves, and is ~30 MiB smaller without
   // the app (require: a dynamic import() would be ESM, which ts-node runs of src/ cannot load).
-  const { startServer } = require('../server/server') as typeof import('../server/server');
-  const { installProcessGuards } =
-    require('../server/process-guards') as typeof import('../server/process-guards');
-  const { startWatchdog } = require('../lib/watchdog') as typeof import('../lib/watchdog');
+  const { startServer }: typeof import('../server/server') = require('../server/server');
+  const {
+    installProcessGuards,
+  }: typeof import('../server/process-guards') = require('../server/process-guards');
+  const { startWatchdog }: typeof import('../lib/watchdog') = require('../lib/watchdog');
   let running: RunningServer;
   try {
     running = await startServer(cfg, log, { migrate: !worker, worker });

@@ -45,13 +45,8 @@ type Read = (s: StatsSources) => number;
 const COUNTERS: readonly [string, string, Read][] = [
   [
     'berth_candidate_cache_hits_total',
-    'Candidate-set cache hits.',
+    'Candidate-set cache hits (the shared layer, BERTH_CANDIDATE_SHARED_CACHE).',
     (s) => s.scheduling.cache.stats.hits,
-  ],
-  [
-    'berth_candidate_cache_local_hits_total',
-    'Hits served by the per-replica layer (same index revision).',
-    (s) => s.scheduling.cache.stats.localHits,
   ],
   [
     'berth_candidate_cache_shared_bypassed_total',

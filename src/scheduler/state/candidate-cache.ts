@@ -1,30 +1,25 @@
-// Candidate sets cached by the canonical form of their request, in two layers.
-// - Local (per replica): the answer computed from this replica's capacity index, kept while the
-//   index is at the same revision. Computing again from the same index state gives the same answer,
-//   so a local hit is exact; it is what lets a stream of identical requests (a scheduler placing
-//   many instances of one flavor) share one computation between two index changes.
-// - Shared (Redis, or the in-process LRU on the embedded default), off unless configured
-//   (BERTH_CANDIDATE_SHARED_CACHE): every change to providers, inventories, allocations, traits or
-//   aggregates bumps a shared epoch that is part of every key, so an entry is never served after a
-//   change this deployment has committed; entries also expire. Measured slower than computing the
-//   answer from the index, even across replicas (docs/scheduling-moves.md), hence off by default.
-// Both are hints: claims are validated in PostgreSQL, so even a stale entry cannot over-commit.
+// Candidate sets shared between replicas by the canonical form of their request (Redis, or the
+// in-process LRU on the embedded default), off unless configured (BERTH_CANDIDATE_SHARED_CACHE):
+// every change to providers, inventories, allocations, traits or aggregates bumps a shared epoch
+// that is part of every key, so an entry is never served after a change this deployment has
+// committed; entries also expire. Measured slower than computing the answer from the index, even
+// across replicas (docs/scheduling-moves.md), hence off by default. Within a replica, identical
+// requests of an unchanged state share a whole evaluation instead (evaluation-memo.ts).
+// Entries are hints: claims are validated in PostgreSQL, so even a stale one cannot over-commit.
 import { createHash } from 'node:crypto';
 import type { Cache } from '../../cache/cache';
 import { cacheKey } from '../../cache/cache';
 import type { CandidateRequest } from '../../placement/allocation-candidates/request';
 import type { AllocationCandidates } from '../../placement/allocation-candidates/results';
 import type { ChangeBus } from '../../placement/change-bus';
-import { deepFreeze } from './deep-freeze';
 import { canonicalRequest } from './request-key';
 import { DEFAULT_GATE, type GateOptions, UsefulnessGate } from './usefulness-gate';
 
 /** Hit/miss counters (metrics). */
 export interface CandidateCacheStats {
-  /** Lookups answered by either layer. */
+  /** Lookups answered by the shared layer. */
   hits: number;
-  /** Of those, answered by the local layer (no round trip). */
-  localHits: number;
+  /** Lookups the source answered (every one while the layer is off). */
   misses: number;
   /** Misses that skipped the shared layer because it was not paying off (see UsefulnessGate). */
   sharedBypassed: number;
@@ -32,28 +27,15 @@ export interface CandidateCacheStats {
 
 /** Where candidates come from (the CandidateService over this replica's capacity index). */
 export interface CandidateSource {
-  /** Applies every change heard so far to the index. */
-  current(): Promise<unknown>;
-  /** Names the index state; read right after `current()` it names the state that call left. */
-  readonly revision: number;
   find(req: CandidateRequest): Promise<AllocationCandidates>;
 }
 
 /** How the shared layer is consulted: only while it pays, on every lookup, or never. */
 export type SharedLayerMode = 'gated' | 'always' | 'off';
 
-interface LocalEntry {
-  readonly revision: number;
-  readonly value: AllocationCandidates;
-}
-
-/** Local entries kept (distinct requests between two index changes); oldest dropped first. */
-const LOCAL_ENTRIES = 256;
-
-/** The candidate-set cache. */
+/** The shared candidate-set cache. */
 export class CandidateCache {
-  private readonly counters = { hits: 0, localHits: 0, misses: 0 };
-  private readonly local = new Map<string, LocalEntry>();
+  private readonly counters = { hits: 0, misses: 0 };
   /** Whether the shared layer pays for its round trips (it does not under a stream of claims). */
   private readonly shared: UsefulnessGate;
   private localEpoch = 0;
@@ -91,7 +73,7 @@ export class CandidateCache {
     return { ...this.counters, sharedBypassed: this.shared.bypassed };
   }
 
-  private async key(canonical: string): Promise<string | undefined> {
+  private async key(req: CandidateRequest): Promise<string | undefined> {
     let epoch: number | undefined = this.localEpoch;
     if (this.cache.kind === 'redis') {
       // Read-your-writes on this replica: our own increment lands before we read the epoch.
@@ -103,14 +85,13 @@ export class CandidateCache {
         return undefined;
       }
     }
-    const digest = createHash('sha1').update(canonical).digest('hex');
+    const digest = createHash('sha1').update(canonicalRequest(req)).digest('hex');
     return cacheKey('candidates', `${epoch}:${digest}`);
   }
 
   /**
-   * The cached candidates for `req`, or the source's answer (then stored in both layers).
-   * Randomised requests are never cached. Answers from the local layer are shared between callers
-   * and deeply frozen.
+   * The shared layer's candidates for `req`, or the source's answer (then stored there).
+   * Randomised requests are never cached; with the layer off every lookup goes to the source.
    */
   async getOrCompute(
     req: CandidateRequest,
@@ -119,45 +100,27 @@ export class CandidateCache {
     if (req.randomize) {
       return source.find(req);
     }
-    await source.current();
-    const revision = source.revision;
-    const canonical = canonicalRequest(req);
-    const local = this.local.get(canonical);
-    if (local?.revision === revision) {
-      this.counters.hits++;
-      this.counters.localHits++;
-      return local.value;
+    if (!this.sharedOn) {
+      this.counters.misses++;
+      return source.find(req);
     }
     const epochAtKey = this.localEpoch;
-    const key = this.sharedOn && this.shared.use() ? await this.key(canonical) : undefined;
-    let value = key ? await this.cache.get<AllocationCandidates>(key) : undefined;
+    const key = this.shared.use() ? await this.key(req) : undefined;
+    const value = key ? await this.cache.get<AllocationCandidates>(key) : undefined;
     if (key) {
       this.shared.record(value !== undefined);
     }
     if (value) {
       this.counters.hits++;
-    } else {
-      this.counters.misses++;
-      value = await source.find(req);
-      // A change this replica heard meanwhile has made the entry unreachable (the epoch moved on):
-      // storing it would only cost the write.
-      if (key && this.localEpoch === epochAtKey) {
-        await this.cache.set(key, value, this.ttlMs);
-      }
+      return value;
     }
-    // Kept locally only while nothing was applied to the index since the lookup.
-    if (source.revision === revision) {
-      this.remember(canonical, { revision, value: deepFreeze(value) });
+    this.counters.misses++;
+    const found = await source.find(req);
+    // A change this replica heard meanwhile has made the entry unreachable (the epoch moved on):
+    // storing it would only cost the write.
+    if (key && this.localEpoch === epochAtKey) {
+      await this.cache.set(key, found, this.ttlMs);
     }
-    return value;
-  }
-
-  private remember(canonical: string, entry: LocalEntry): void {
-    this.local.delete(canonical);
-    this.local.set(canonical, entry);
-    if (this.local.size > LOCAL_ENTRIES) {
-      // Maps iterate in insertion order: the least recently stored entry goes.
-      this.local.delete(this.local.keys().next().value as string);
-    }
+    return found;
   }
 }

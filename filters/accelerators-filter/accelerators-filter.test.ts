@@ -1,6 +1,6 @@
 // Table tests for accelerators_filter (after nova/tests/unit/scheduler/test_request_filter.py
 // test_accelerators_filter_*).
-import { buildRequestSpec } from '../../src/scheduler/helpers';
+import { buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPlugin } from '../../test/support/plugin';
 import { ACCELERATORS_TRAIT, create, NAME } from './index';
 

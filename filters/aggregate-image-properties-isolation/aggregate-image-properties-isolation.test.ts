@@ -1,7 +1,7 @@
 // Table tests for AggregateImagePropertiesIsolation (after nova/tests/unit/scheduler/filters/
 // test_aggregate_image_properties_isolation_filters.py), plus Nova's value coercion and legacy
 // property names (nova/objects/image_meta.py).
-import { buildHostView, buildRequestSpec } from '../../src/scheduler/helpers';
+import { buildHostView, buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import { coerceProperty, imageMetaProps } from './image-meta-props';
 import { create, NAME, REASON_INVALID_PROPERTY, REASON_PROPERTY_MISMATCH } from './index';

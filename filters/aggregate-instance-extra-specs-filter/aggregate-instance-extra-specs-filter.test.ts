@@ -1,6 +1,7 @@
 // Table tests for AggregateInstanceExtraSpecsFilter (after nova/tests/unit/scheduler/filters/test_aggregate_instance_extra_specs_filters.py).
-import { buildHostView, buildRequestSpec } from '../../src/scheduler/helpers';
+
 import type { Verdict } from '../../src/scheduler/plugin-api';
+import { buildHostView, buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import {
   create,

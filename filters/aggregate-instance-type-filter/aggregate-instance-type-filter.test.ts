@@ -1,6 +1,7 @@
 // Table tests for AggregateInstanceTypeFilter: every use case and the worked example of the design note.
-import { buildHostView, buildRequestSpec } from '../../src/scheduler/helpers';
+
 import type { Verdict } from '../../src/scheduler/plugin-api';
+import { buildHostView, buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import { create, NAME, REASON_AGGREGATE_UNSATISFIED, REASON_FLAVOR_UNSATISFIED } from './index';
 

@@ -1,7 +1,8 @@
 // Table tests for the value grammar of AggregateInstanceTypeFilter (alternatives.ts): Nova operators on
 // either side, invalid sentinel combinations, and the parser itself.
-import { buildHostView, buildRequestSpec } from '../../src/scheduler/helpers';
+
 import type { Verdict } from '../../src/scheduler/plugin-api';
+import { buildHostView, buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import { parseAlternatives } from './alternatives';
 import {

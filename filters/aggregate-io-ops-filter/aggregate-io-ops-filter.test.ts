@@ -1,5 +1,5 @@
 // Table tests for AggregateIoOpsFilter (after nova/tests/unit/scheduler/filters/test_io_ops_filters.py TestAggregateIoOpsFilter).
-import { buildHostView, buildRequestSpec } from '../../src/scheduler/helpers';
+import { buildHostView, buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import { create, NAME, REASON_TOO_MANY_IO_OPS } from './index';
 

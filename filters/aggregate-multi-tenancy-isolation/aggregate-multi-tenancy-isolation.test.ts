@@ -1,8 +1,9 @@
 // Table tests for AggregateMultiTenancyIsolation (after nova/tests/unit/scheduler/filters/
 // test_aggregate_multitenancy_isolation_filters.py, and test_request_filter.py's
 // require_tenant_aggregate cases for the pre-candidate hook).
-import { buildHostView, buildRequestSpec } from '../../src/scheduler/helpers';
+
 import type { AggregateView } from '../../src/scheduler/plugin-api';
+import { buildHostView, buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import {
   create,

@@ -1,5 +1,5 @@
 // Table tests for AggregateNumInstancesFilter (after nova/tests/unit/scheduler/filters/test_num_instances_filters.py TestAggregateNumInstancesFilter).
-import { buildHostView, buildRequestSpec } from '../../src/scheduler/helpers';
+import { buildHostView, buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import { create, NAME, REASON_TOO_MANY_INSTANCES } from './index';
 

@@ -1,7 +1,7 @@
 // Table tests for AggregateTypeAffinityFilter (after nova/tests/unit/scheduler/filters/
 // test_type_filters.py): the flavor name (extra spec flavor:name) against aggregate metadata
 // instance_type, comma-separated lists united across aggregates.
-import { buildHostView, buildRequestSpec } from '../../src/scheduler/helpers';
+import { buildHostView, buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import {
   create,

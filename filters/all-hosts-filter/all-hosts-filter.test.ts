@@ -1,6 +1,6 @@
 // Table test for AllHostsFilter (nova/scheduler/filters/all_hosts_filter.py; Nova's
 // test_filters.py checks only that it passes): every host passes, whatever it holds or is asked.
-import { buildHostView, buildRequestSpec } from '../../src/scheduler/helpers';
+import { buildHostView, buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import { create, NAME } from './index';
 

@@ -1,7 +1,8 @@
 // Table tests for AvailabilityZoneFilter (after nova/tests/unit/scheduler/filters/
 // test_availability_zone_filters.py and test_request_filter.py map_az_to_placement_aggregate).
-import { buildHostView, buildRequestSpec } from '../../src/scheduler/helpers';
+
 import type { AggregateView } from '../../src/scheduler/plugin-api';
+import { buildHostView, buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import { create, NAME, REASON_NO_ZONE, REASON_OTHER_ZONE } from './index';
 

@@ -2,8 +2,9 @@
 // test_weights_compute.py): the raw weight is the host's failed builds; the pipeline normalises
 // it and applies the negated (aggregate-overridable) multiplier, so Nova's expected weights come
 // out exactly.
-import { buildHostView, buildRequestSpec } from '../../src/scheduler/helpers';
+
 import type { HostView } from '../../src/scheduler/plugin-api';
+import { buildHostView, buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { createPipeline } from '../../src/scheduler/runtime/pipeline';
 import { buildPlugin, runPipeline } from '../../test/support/plugin';
 import { create, DEFAULT_MULTIPLIER, MULTIPLIER_KEY, NAME } from './index';

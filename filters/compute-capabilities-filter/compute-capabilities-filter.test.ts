@@ -1,8 +1,9 @@
 // Table tests for ComputeCapabilitiesFilter (after nova/tests/unit/scheduler/filters/
 // test_compute_capabilities_filters.py): `capabilities:` specs and unscoped host attributes
 // against berth's host state, with Nova's extra-spec operators on Python's str() of the value.
-import { buildHostView, buildRequestSpec } from '../../src/scheduler/helpers';
+
 import type { HostView } from '../../src/scheduler/plugin-api';
+import { buildHostView, buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import { hostIpTrait } from '../host-state/ip';
 import { capabilitySpecs, create, NAME, REASON_NO_MATCH, REASON_UNAVAILABLE } from './index';

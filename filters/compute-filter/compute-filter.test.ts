@@ -1,6 +1,6 @@
 // Table tests for ComputeFilter (after nova/tests/unit/scheduler/filters/test_compute_filters.py and
 // test_request_filter.py compute_status_filter).
-import { buildHostView, buildRequestSpec } from '../../src/scheduler/helpers';
+import { buildHostView, buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import { create, DISABLED_TRAIT, NAME, REASON_DISABLED } from './index';
 

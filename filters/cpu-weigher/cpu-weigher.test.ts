@@ -1,7 +1,11 @@
 // Table tests for CPUWeigher (after nova/tests/unit/scheduler/weights/test_weights_cpu.py): the raw
 // weight is vcpus_total * cpu_allocation_ratio - vcpus_used, where vcpus_used starts at the
 // reserved vCPUs (total * ratio - reserved - used), minval 0.
-import { buildHostView, buildRequestSpec, type InventoryInput } from '../../src/scheduler/helpers';
+import {
+  buildHostView,
+  buildRequestSpec,
+  type InventoryInput,
+} from '../../src/scheduler/plugin-testing';
 import { createPipeline } from '../../src/scheduler/runtime/pipeline';
 import { buildPlugin, runPipeline } from '../../test/support/plugin';
 import { create, MULTIPLIER_KEY, NAME } from './index';

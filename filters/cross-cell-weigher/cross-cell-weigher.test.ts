@@ -1,8 +1,9 @@
 // Table tests for CrossCellWeigher (after nova/tests/unit/scheduler/weights/test_cross_cell.py):
 // host1 in cell1, host2 in cell2 (aggregate metadata `cell`); the preferred cell and the
 // permission come as hints.
-import { buildHostView, buildRequestSpec } from '../../src/scheduler/helpers';
+
 import type { HostView } from '../../src/scheduler/plugin-api';
+import { buildHostView, buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPipeline, createRegistry } from '../../src/scheduler/runtime/registry';
 import { buildPlugin, runPipeline } from '../../test/support/plugin';
 import * as weigher from './index';

@@ -1,7 +1,7 @@
 // Table tests for DifferentHostFilter (after nova/tests/unit/scheduler/filters/
 // test_affinity_filters.py TestDifferentHostFilter): a host running a hinted instance is out; no
 // hint, every host passes.
-import { buildHostView, buildRequestSpec } from '../../src/scheduler/helpers';
+import { buildHostView, buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import { create, HINT, NAME, REASON_SAME_HOST } from './index';
 

@@ -1,6 +1,11 @@
 // Table tests for DiskFilter (after nova/tests/unit/scheduler/filters/test_disk_filters.py).
-import { buildHostView, buildRequestSpec, type InventoryInput } from '../../src/scheduler/helpers';
+
 import type { Verdict } from '../../src/scheduler/plugin-api';
+import {
+  buildHostView,
+  buildRequestSpec,
+  type InventoryInput,
+} from '../../src/scheduler/plugin-testing';
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import { create, NAME, REASON_INSUFFICIENT_DISK } from './index';
 

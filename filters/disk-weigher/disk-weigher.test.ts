@@ -1,6 +1,10 @@
 // Table tests for DiskWeigher (after nova/tests/unit/scheduler/weights/test_weights_disk.py): the raw
 // weight is Nova's free disk (total - reserved - used, no allocation ratio; GB), minval 0.
-import { buildHostView, buildRequestSpec, type InventoryInput } from '../../src/scheduler/helpers';
+import {
+  buildHostView,
+  buildRequestSpec,
+  type InventoryInput,
+} from '../../src/scheduler/plugin-testing';
 import { buildPlugin } from '../../test/support/plugin';
 import { create, MULTIPLIER_KEY, NAME } from './index';
 

@@ -2,8 +2,8 @@
 // test_request_filter.py test_ephemeral_encryption_filter_*, and nova/virt/hardware.py's
 // conflicts).
 import { STANDARD_TRAITS } from '../../src/db/seed';
-import { buildRequestSpec } from '../../src/scheduler/helpers';
 import type { RequestAmendment } from '../../src/scheduler/plugin-api';
+import { buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPlugin } from '../../test/support/plugin';
 import {
   boolFromString,

@@ -1,7 +1,7 @@
 // Table tests for berth's reading of Nova's HostState (nova/scheduler/host_manager.py
 // _update_from_compute_node): every mapped attribute from a provider tree, the unmapped ones as
 // None, Python's str(), and the conventions shared with ComputeFilter and HypervisorVersionWeigher.
-import { buildHostView } from '../../src/scheduler/helpers';
+import { buildHostView } from '../../src/scheduler/plugin-testing';
 import { DISABLED_TRAIT as COMPUTE_FILTER_TRAIT } from '../compute-filter/index';
 import { DEFAULT_TRAIT_PREFIX } from '../hypervisor-version-weigher/index';
 import {

@@ -1,6 +1,6 @@
 // Table tests for the IP helpers shared by SimpleCIDRAffinityFilter and JsonFilter ($host_ip):
 // strict address parsing, netaddr's reading of address + cidr, and the host IP trait convention.
-import { buildHostView } from '../../src/scheduler/helpers';
+import { buildHostView } from '../../src/scheduler/plugin-testing';
 import { hostIpTrait, inNetwork, parseIp, parseNetwork, readHostIp } from './ip';
 
 describe('host-state/ip', () => {

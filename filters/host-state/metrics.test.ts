@@ -1,7 +1,8 @@
 // Table tests for the metric trait convention and Nova's weight_setting parsing
 // (nova/tests/unit/scheduler/weights/test_weights_metrics.py test_parse_setting).
-import { buildHostView } from '../../src/scheduler/helpers';
+
 import type { PluginHandle } from '../../src/scheduler/plugin-api';
+import { buildHostView } from '../../src/scheduler/plugin-testing';
 import { metricTrait, metricTraitPrefix, readMetric, readWeightSettingOrThrow } from './metrics';
 
 const handle = (weightSetting: unknown): PluginHandle => ({

@@ -1,7 +1,7 @@
 // Table tests for HypervisorVersionWeigher (after nova/tests/unit/scheduler/weights/
 // test_weights_hypervisor_version.py): newer hypervisors weigh more; the version comes from a
 // root trait.
-import { buildHostView, buildRequestSpec } from '../../src/scheduler/helpers';
+import { buildHostView, buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPipeline, createRegistry } from '../../src/scheduler/runtime/registry';
 import { buildPlugin, runPipeline } from '../../test/support/plugin';
 import * as weigher from './index';

@@ -3,7 +3,7 @@
 // hypervisor version the root trait CUSTOM_HYPERVISOR_VERSION_<n>), plus Nova's canonicalisation
 // and validation of the values (nova/objects/fields.py) and image_properties_default_architecture.
 import { STANDARD_TRAITS } from '../../src/db/seed';
-import { buildHostView, buildRequestSpec } from '../../src/scheduler/helpers';
+import { buildHostView, buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { createPipeline } from '../../src/scheduler/runtime/pipeline';
 import { buildPlugin, runPipeline, verdictOf } from '../../test/support/plugin';
 import {

@@ -1,8 +1,8 @@
 // Table tests for isolate_aggregates (after nova/tests/unit/scheduler/test_request_filter.py
 // test_isolate_aggregates*, and nova/objects/aggregate.py get_non_matching_by_metadata_keys).
 import { emptyRequestGroup } from '../../src/placement/allocation-candidates/request';
-import { buildRequestSpec } from '../../src/scheduler/helpers';
 import type { AggregateView, RequestAmendment } from '../../src/scheduler/plugin-api';
+import { buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPlugin } from '../../test/support/plugin';
 import { create, NAME, requiredTraits } from './index';
 

@@ -1,6 +1,6 @@
 // Table tests for IsolatedHostsFilter (after nova/tests/unit/scheduler/filters/
 // test_isolated_hosts_filter.py): both of Nova's result matrices, and the partial configurations.
-import { buildHostView, buildRequestSpec } from '../../src/scheduler/helpers';
+import { buildHostView, buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import { create, IMAGE_ID_SPEC, NAME, REASON_ISOLATED_HOST, REASON_ISOLATED_IMAGE } from './index';
 

@@ -1,7 +1,12 @@
 // Table tests for JsonFilter (after nova/tests/unit/scheduler/filters/test_json_filters.py): the
 // operators, None-dropping, Python truthiness, and the host variables berth derives from Placement.
-import { buildHostView, buildRequestSpec, type ProviderInput } from '../../src/scheduler/helpers';
+
 import type { HostView } from '../../src/scheduler/plugin-api';
+import {
+  buildHostView,
+  buildRequestSpec,
+  type ProviderInput,
+} from '../../src/scheduler/plugin-testing';
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import { hostIpTrait } from '../host-state/ip';
 import { create, NAME, REASON_INVALID_QUERY, REASON_QUERY_FALSE } from './index';

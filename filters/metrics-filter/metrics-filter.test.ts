@@ -1,6 +1,6 @@
 // Table tests for MetricsFilter (after nova/tests/unit/scheduler/filters/test_metrics_filters.py):
 // a host passes when it has a metric trait for every metric of weightSetting.
-import { buildHostView, buildRequestSpec } from '../../src/scheduler/helpers';
+import { buildHostView, buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import { metricTrait } from '../host-state/metrics';
 import { create, NAME, REASON_MISSING_METRICS } from './index';

@@ -1,8 +1,9 @@
 // Table tests for MetricsWeigher (after nova/tests/unit/scheduler/weights/test_weights_metrics.py):
 // Nova's six hosts, their metrics as traits, ranked through the pipeline (normalised, times the
 // multiplier), and the required / weightOfUnavailable rules.
-import { buildHostView, buildRequestSpec } from '../../src/scheduler/helpers';
+
 import type { HostView } from '../../src/scheduler/plugin-api';
+import { buildHostView, buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPipeline, createRegistry } from '../../src/scheduler/runtime/registry';
 import { buildPlugin, runPipeline } from '../../test/support/plugin';
 import { metricTrait } from '../host-state/metrics';

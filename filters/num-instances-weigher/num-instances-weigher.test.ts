@@ -1,6 +1,6 @@
 // Table tests for NumInstancesWeigher (after nova/tests/unit/scheduler/weights/test_weights_num_instances.py): the raw weight is the
 // host's count; the pipeline normalises it and applies the (aggregate-overridable) multiplier.
-import { buildHostView, buildRequestSpec } from '../../src/scheduler/helpers';
+import { buildHostView, buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { createPipeline } from '../../src/scheduler/runtime/pipeline';
 import { buildPlugin, runPipeline } from '../../test/support/plugin';
 import { create, DEFAULT_MULTIPLIER, MULTIPLIER_KEY, NAME } from './index';

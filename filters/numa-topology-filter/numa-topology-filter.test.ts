@@ -1,6 +1,10 @@
 // Table tests for NUMATopologyFilter (after nova/tests/unit/scheduler/filters/
 // test_numa_topology_filters.py; Nova's host NUMA cells are HW_NUMA_ROOT child providers here).
-import { buildHostView, buildRequestSpec, type ProviderInput } from '../../src/scheduler/helpers';
+import {
+  buildHostView,
+  buildRequestSpec,
+  type ProviderInput,
+} from '../../src/scheduler/plugin-testing';
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import {
   create,

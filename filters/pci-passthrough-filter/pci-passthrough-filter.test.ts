@@ -1,6 +1,10 @@
 // Table tests for PciPassthroughFilter (after nova/tests/unit/scheduler/filters/
 // test_pci_passthrough_filters.py; Nova's device pools are child-provider inventories here).
-import { buildHostView, buildRequestSpec, type ProviderInput } from '../../src/scheduler/helpers';
+import {
+  buildHostView,
+  buildRequestSpec,
+  type ProviderInput,
+} from '../../src/scheduler/plugin-testing';
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import {
   ALIAS_KEY,

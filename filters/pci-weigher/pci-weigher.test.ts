@@ -1,7 +1,8 @@
 // Table tests for PCIWeigher (after nova/tests/unit/scheduler/weights/test_weights_pci.py): fewer
 // free PCI devices weigh more, capped at MAX_DEVS; devices are free units of PCI resource classes.
-import { buildHostView, buildRequestSpec } from '../../src/scheduler/helpers';
+
 import type { HostView } from '../../src/scheduler/plugin-api';
+import { buildHostView, buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPipeline, createRegistry } from '../../src/scheduler/runtime/registry';
 import { buildPlugin, runPipeline } from '../../test/support/plugin';
 import * as weigher from './index';

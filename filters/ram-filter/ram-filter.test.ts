@@ -1,6 +1,11 @@
 // Table tests for RamFilter (after nova/tests/unit/scheduler/filters/test_ram_filters.py).
-import { buildHostView, buildRequestSpec, type InventoryInput } from '../../src/scheduler/helpers';
+
 import type { Verdict } from '../../src/scheduler/plugin-api';
+import {
+  buildHostView,
+  buildRequestSpec,
+  type InventoryInput,
+} from '../../src/scheduler/plugin-testing';
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import { create, NAME, REASON_INSUFFICIENT_RAM } from './index';
 

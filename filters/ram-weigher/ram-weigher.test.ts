@@ -1,6 +1,10 @@
 // Table tests for RAMWeigher (after nova/tests/unit/scheduler/weights/test_weights_ram.py): the raw
 // weight is Nova's free_ram_mb (total - reserved - used, no allocation ratio), minval 0.
-import { buildHostView, buildRequestSpec, type InventoryInput } from '../../src/scheduler/helpers';
+import {
+  buildHostView,
+  buildRequestSpec,
+  type InventoryInput,
+} from '../../src/scheduler/plugin-testing';
 import { createPipeline } from '../../src/scheduler/runtime/pipeline';
 import { buildPlugin, runPipeline } from '../../test/support/plugin';
 import { create, MULTIPLIER_KEY, NAME } from './index';

@@ -1,8 +1,8 @@
 // Table tests for require_image_type_support (after nova/tests/unit/scheduler/
 // test_request_filter.py test_require_image_type_support_*).
 import { STANDARD_TRAITS } from '../../src/db/seed';
-import { buildRequestSpec } from '../../src/scheduler/helpers';
 import type { RequestAmendment } from '../../src/scheduler/plugin-api';
+import { buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPlugin } from '../../test/support/plugin';
 import { create, IMAGE_TYPE_TRAITS, NAME, NOTE_UNKNOWN_TRAIT, TRAIT_PREFIX } from './index';
 

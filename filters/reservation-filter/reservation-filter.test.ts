@@ -1,6 +1,7 @@
 // Table tests for ReservationFilter: the Blazar flow of the negative-aggregate-membership spec.
-import { buildRequestSpec } from '../../src/scheduler/helpers';
+
 import type { AggregateView, RequestAmendment } from '../../src/scheduler/plugin-api';
+import { buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPlugin } from '../../test/support/plugin';
 import { create, NAME, REASON_NO_RESERVATION_AGGREGATE } from './index';
 

@@ -1,7 +1,7 @@
 // Table tests for SameHostFilter (after nova/tests/unit/scheduler/filters/test_affinity_filters.py
 // TestSameHostFilter): the host must run one of the hinted instances; no hint, every host passes;
 // an instance that runs nowhere (deleted) matches no host.
-import { buildHostView, buildRequestSpec } from '../../src/scheduler/helpers';
+import { buildHostView, buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import { create, HINT, NAME, REASON_NOT_SAME_HOST } from './index';
 

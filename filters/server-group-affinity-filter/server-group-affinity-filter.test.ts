@@ -1,8 +1,9 @@
 // Table tests for ServerGroupAffinityFilter (after nova/tests/unit/scheduler/filters/
 // test_affinity_filters.py TestGroupAffinityFilter): with members placed, only their hosts pass;
 // the first member goes anywhere; no group or another policy, every host passes.
-import { buildHostView, buildRequestSpec } from '../../src/scheduler/helpers';
+
 import type { ServerGroupView } from '../../src/scheduler/plugin-api';
+import { buildHostView, buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import { create, NAME, REASON_NOT_GROUP_HOST } from './index';
 

@@ -1,8 +1,9 @@
 // Table tests for ServerGroupAntiAffinityFilter (after nova/tests/unit/scheduler/filters/
 // test_affinity_filters.py TestGroupAntiAffinityFilter, including max_server_per_host): a host
 // passes while it runs fewer members than the rule allows; no group or another policy, all pass.
-import { buildHostView, buildRequestSpec } from '../../src/scheduler/helpers';
+
 import type { ServerGroupView } from '../../src/scheduler/plugin-api';
+import { buildHostView, buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import { create, NAME, REASON_GROUP_FULL } from './index';
 

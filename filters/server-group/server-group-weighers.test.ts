@@ -3,8 +3,9 @@
 // members on the host, negated for soft-anti-affinity; 0 without the weigher's policy; a negative
 // multiplier is refused. A moving member counts on its current host only with countMovingMembers
 // (Nova's _SoftAffinityWeigherBase counts every member in host_state.instances, itself included).
-import { buildHostView, buildRequestSpec } from '../../src/scheduler/helpers';
+
 import type { ServerGroupView } from '../../src/scheduler/plugin-api';
+import { buildHostView, buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPlugin } from '../../test/support/plugin';
 import * as affinity from '../server-group-soft-affinity-weigher/index';
 import * as antiAffinity from '../server-group-soft-anti-affinity-weigher/index';

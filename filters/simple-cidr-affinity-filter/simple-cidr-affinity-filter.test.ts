@@ -1,7 +1,7 @@
 // Table tests for SimpleCIDRAffinityFilter (after nova/tests/unit/scheduler/filters/
 // test_affinity_filters.py TestSimpleCIDRAffinityFilter): the host's IP trait against the network
 // of hints build_near_host_ip + cidr, read as netaddr does.
-import { buildHostView, buildRequestSpec } from '../../src/scheduler/helpers';
+import { buildHostView, buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import { hostIpTrait } from '../host-state/ip';
 import { create, NAME, REASON_INVALID_HINT, REASON_NO_HOST_IP, REASON_OUTSIDE } from './index';

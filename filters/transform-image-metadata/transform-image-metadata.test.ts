@@ -2,8 +2,8 @@
 // test_transform_image_metadata_*, plus Nova's field checks, nova/objects/fields.py, and berth's
 // two trait names that differ from Nova 26's).
 import { STANDARD_TRAITS } from '../../src/db/seed';
-import { buildRequestSpec } from '../../src/scheduler/helpers';
 import type { RequestAmendment } from '../../src/scheduler/plugin-api';
+import { buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPlugin } from '../../test/support/plugin';
 import { create, NAME, NOTE_UNKNOWN_TRAIT, OS_TRAITS, REASON_INVALID } from './index';
 

@@ -1,5 +1,5 @@
 // Table test for the example HostMaintenanceFilter plugin.
-import { buildHostView, buildRequestSpec } from '../../../src/scheduler/helpers';
+import { buildHostView, buildRequestSpec } from '../../../src/scheduler/plugin-testing';
 import { create, NAME, REASON_IN_MAINTENANCE } from './index';
 
 const config = { exemptProjects: ['ops'] };

@@ -1,8 +1,121 @@
 // Builds HostViews from batched query rows (one query per table for all candidate trees), so plugins
 // never cause per-host queries (upstream: nova/scheduler/host_manager.py HostState population).
 import type { HostRowSet, ProviderRow } from '../../placement/host-rows';
-import { buildHostView, type InventoryInput, type ProviderInput } from '../helpers';
-import type { AllocationRequestView, HostView } from '../plugin-api';
+import type {
+  AggregateView,
+  AllocationRequestView,
+  HostView,
+  InventoryView,
+  ProviderView,
+} from '../plugin-api';
+
+/** One inventory as given to `assembleHostView`; unset fields take Placement's defaults. */
+export interface InventoryInput {
+  readonly total: number;
+  readonly reserved?: number;
+  readonly minUnit?: number;
+  readonly maxUnit?: number;
+  readonly stepSize?: number;
+  readonly allocationRatio?: number;
+  readonly used?: number;
+}
+
+/** One provider as given to `assembleHostView`; an inventory may be just its total. */
+export interface ProviderInput {
+  readonly uuid: string;
+  readonly name?: string;
+  readonly parentUuid?: string | null;
+  readonly generation?: number;
+  readonly inventories?: Readonly<Record<string, number | InventoryInput>>;
+  /** Usage per resource class (alternative to `InventoryInput.used`). */
+  readonly used?: Readonly<Record<string, number>>;
+  readonly traits?: readonly string[];
+  /** Defaults, for the root, to the uuids of the host's `aggregates`. */
+  readonly aggregateUuids?: readonly string[];
+}
+
+/** Input of `assembleHostView`: the tree (root first) and the host's aggregates. */
+export interface HostViewInput {
+  readonly providers: readonly ProviderInput[];
+  readonly aggregates?: readonly {
+    readonly uuid: string;
+    readonly name?: string | null;
+    readonly metadata?: Readonly<Record<string, string>>;
+  }[];
+  readonly allocationRequests?: readonly AllocationRequestView[];
+  /** `HostView.numInstances` (default 0). */
+  readonly numInstances?: number;
+  /** `HostView.numIoOps` (default 0). */
+  readonly numIoOps?: number;
+  /** `HostView.numMovesIn` (default 0). */
+  readonly numMovesIn?: number;
+  /** `HostView.failedBuilds` (default 0). */
+  readonly failedBuilds?: number;
+}
+
+function buildInventory(
+  rc: string,
+  input: number | InventoryInput,
+  used: number | undefined,
+): InventoryView {
+  const inv: InventoryInput = typeof input === 'number' ? { total: input } : input;
+  const reserved = inv.reserved ?? 0;
+  const allocationRatio = inv.allocationRatio ?? 1;
+  return {
+    resourceClass: rc,
+    total: inv.total,
+    reserved,
+    minUnit: inv.minUnit ?? 1,
+    maxUnit: inv.maxUnit ?? inv.total,
+    stepSize: inv.stepSize ?? 1,
+    allocationRatio,
+    used: used ?? inv.used ?? 0,
+    capacity: (inv.total - reserved) * allocationRatio,
+  };
+}
+
+/**
+ * A `HostView` from plain data, filling Placement's inventory defaults and computing capacity (the
+ * views the pipeline sees, and the plugin test kit's `buildHostView`).
+ * @throws Error when the first provider is not a root.
+ */
+export function assembleHostView(input: HostViewInput): HostView {
+  const aggregates: AggregateView[] = (input.aggregates ?? []).map((a) => ({
+    uuid: a.uuid,
+    name: a.name ?? null,
+    metadata: { ...(a.metadata ?? {}) },
+  }));
+  const providers: ProviderView[] = input.providers.map((p, i) => ({
+    uuid: p.uuid,
+    name: p.name ?? p.uuid,
+    parentUuid: p.parentUuid ?? null,
+    generation: p.generation ?? 0,
+    inventories: Object.fromEntries(
+      Object.entries(p.inventories ?? {}).map(([rc, inv]) => [
+        rc,
+        buildInventory(rc, inv, p.used?.[rc]),
+      ]),
+    ),
+    traits: [...(p.traits ?? [])],
+    aggregateUuids: [...(p.aggregateUuids ?? (i === 0 ? aggregates.map((a) => a.uuid) : []))],
+  }));
+  const root = providers[0];
+  if (root === undefined || root.parentUuid !== null) {
+    throw new Error('assembleHostView: the first provider must be the root (no parentUuid)');
+  }
+  return {
+    uuid: root.uuid,
+    name: root.name,
+    root,
+    providers,
+    aggregates,
+    allocationRequests: [...(input.allocationRequests ?? [])],
+    numInstances: input.numInstances ?? 0,
+    numIoOps: input.numIoOps ?? 0,
+    numMovesIn: input.numMovesIn ?? 0,
+    failedBuilds: input.failedBuilds ?? 0,
+  };
+}
 
 /** Everything loaded for a batch of candidate trees, with each tree's allocation request. */
 export interface HostRows extends HostRowSet {
@@ -83,7 +196,7 @@ export function buildHostViews(rows: HostRows, rootOrder?: readonly string[]): H
       name: names.get(uuid) ?? null,
       metadata: Object.fromEntries((metadata.get(uuid) ?? []).map((m) => [m.key, m.value])),
     }));
-    return buildHostView({
+    return assembleHostView({
       providers,
       aggregates: hostAggregates,
       allocationRequests: (requests.get(rootUuid) ?? []).map((r) => r.request),

@@ -1,11 +1,12 @@
 // Unit tests for src/scheduler/amend.ts and the pipeline's pre-candidate phase (Nova request filters).
 
-import { buildRequestSpec, emptyRequestGroup } from '../../../src/scheduler/helpers';
+import { emptyRequestGroup } from '../../../src/scheduler/helpers';
 import type {
   AmendPlugin,
   FailurePolicy,
   RequestAmendment,
 } from '../../../src/scheduler/plugin-api';
+import { buildRequestSpec } from '../../../src/scheduler/plugin-testing';
 import { applyAmendment, readAmendment } from '../../../src/scheduler/runtime/amend';
 import { createPipeline } from '../../../src/scheduler/runtime/pipeline';
 import { runPipeline } from '../../support/plugin';

@@ -3,8 +3,6 @@ import fc from 'fast-check';
 import {
   aggregateMetadataUnion,
   aggregateValuesFromKey,
-  buildHostView,
-  buildRequestSpec,
   freeCapacity,
   freeCapacityWithOverride,
   isOperatorExpression,
@@ -21,6 +19,7 @@ import {
   validateNumValues,
 } from '../../../src/scheduler/helpers';
 import type { AggregateView, PluginHandle } from '../../../src/scheduler/plugin-api';
+import { buildHostView, buildRequestSpec } from '../../../src/scheduler/plugin-testing';
 
 describe('matchExtraSpec (extra_specs_ops.match)', () => {
   it.each([

@@ -1,12 +1,13 @@
 // Shared fixtures of the pipeline tests: four hosts, a request, and filters that reject, throw or
 // record what they were asked.
-import { buildHostView, buildRequestSpec } from '../../../src/scheduler/helpers';
+
 import type {
   FailurePolicy,
   FilterPlugin,
   HostView,
   Verdict,
 } from '../../../src/scheduler/plugin-api';
+import { buildHostView, buildRequestSpec } from '../../../src/scheduler/plugin-testing';
 import type { SchedulerLogger } from '../../../src/scheduler/runtime/pipeline';
 
 export const hosts: HostView[] = ['h1', 'h2', 'h3', 'h4'].map((uuid, i) =>

@@ -3,8 +3,8 @@
 // pipeline-isolation.test.ts.
 
 import { builtinPlugins } from '../../../filters/registry';
-import { buildRequestSpec } from '../../../src/scheduler/helpers';
 import type { AggregateView, FilterPlugin } from '../../../src/scheduler/plugin-api';
+import { buildRequestSpec } from '../../../src/scheduler/plugin-testing';
 import { summariseExplanation } from '../../../src/scheduler/runtime/explanation';
 import { createPipeline } from '../../../src/scheduler/runtime/pipeline';
 import { buildPipeline, createRegistry } from '../../../src/scheduler/runtime/registry';

@@ -4,8 +4,8 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { builtinPlugins } from '../../../filters/registry';
-import { buildHostView, buildRequestSpec } from '../../../src/scheduler/helpers';
 import type { PluginModule } from '../../../src/scheduler/plugin-api';
+import { buildHostView, buildRequestSpec } from '../../../src/scheduler/plugin-testing';
 import {
   buildPipeline,
   createRegistry,

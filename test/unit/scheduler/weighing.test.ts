@@ -3,8 +3,8 @@
 // and host_subset_size (after nova/tests/unit/scheduler/test_weights.py and nova/weights.py).
 
 import * as ramWeigher from '../../../filters/ram-weigher/index';
-import { buildHostView, buildRequestSpec } from '../../../src/scheduler/helpers';
 import type { HostView, WeigherPlugin } from '../../../src/scheduler/plugin-api';
+import { buildHostView, buildRequestSpec } from '../../../src/scheduler/plugin-testing';
 import { createPipeline } from '../../../src/scheduler/runtime/pipeline';
 import { rankHosts } from '../../../src/scheduler/runtime/weighing';
 import { buildPlugin, runPipeline } from '../../support/plugin';

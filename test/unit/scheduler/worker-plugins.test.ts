@@ -5,8 +5,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildHostView, buildRequestSpec } from '../../../src/scheduler/helpers';
 import type { HostView } from '../../../src/scheduler/plugin-api';
+import { buildHostView, buildRequestSpec } from '../../../src/scheduler/plugin-testing';
 import {
   type OperatorPlugins,
   outOfProcessPlugins,

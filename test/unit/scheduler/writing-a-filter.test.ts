@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { builtinPlugins } from '../../../filters/registry';
-import { buildHostView, buildRequestSpec } from '../../../src/scheduler/helpers';
+import { buildHostView, buildRequestSpec } from '../../../src/scheduler/plugin-testing';
 import {
   buildPipeline,
   createRegistry,

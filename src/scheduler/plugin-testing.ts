@@ -1,0 +1,48 @@
+// The plugin test kit: plain data in, the views a plugin sees out. Plugin table tests (built-in
+// ones in filters/, operators' own, docs/writing-a-filter.md) build hosts with `buildHostView` and
+// requests with `buildRequestSpec`, and plugins with `buildPlugin` as the registry does. Test code
+// only: nothing in berth's running code imports it.
+import { emptyRequestGroup, type RequestGroup } from '../placement/allocation-candidates/request';
+import type { RequestSpec, ServerGroupView } from './plugin-api';
+import { assembleHostView, type HostViewInput } from './state/host-view';
+
+export type { HostViewInput, InventoryInput, ProviderInput } from './state/host-view';
+
+/**
+ * Builds a `HostView` from plain data, filling Placement's inventory defaults and computing
+ * capacity, as the pipeline builds the views it hands to plugins.
+ * @throws Error when the first provider is not a root.
+ */
+export function buildHostView(input: HostViewInput) {
+  return assembleHostView(input);
+}
+
+/** Input of `buildRequestSpec`: either `resources` for one unsuffixed group, or full `groups`. */
+export interface RequestSpecInput {
+  readonly resources?: Readonly<Record<string, number>>;
+  readonly groups?: readonly RequestGroup[];
+  readonly extraSpecs?: Readonly<Record<string, string>>;
+  readonly projectId?: string;
+  readonly userId?: string;
+  readonly hints?: Readonly<Record<string, readonly string[]>>;
+  readonly instanceHosts?: Readonly<Record<string, readonly string[]>>;
+  readonly availabilityZone?: string;
+  readonly serverGroup?: ServerGroupView;
+}
+
+/** Builds a `RequestSpec` from plain data (project defaults to `'project'`). */
+export function buildRequestSpec(input: RequestSpecInput = {}): RequestSpec {
+  const groups = input.groups ?? [
+    { ...emptyRequestGroup(''), resources: { ...(input.resources ?? {}) } },
+  ];
+  return {
+    candidateRequest: { groups },
+    extraSpecs: { ...(input.extraSpecs ?? {}) },
+    projectId: input.projectId ?? 'project',
+    ...(input.userId === undefined ? {} : { userId: input.userId }),
+    hints: { ...(input.hints ?? {}) },
+    instanceHosts: { ...(input.instanceHosts ?? {}) },
+    ...(input.availabilityZone === undefined ? {} : { availabilityZone: input.availabilityZone }),
+    ...(input.serverGroup === undefined ? {} : { serverGroup: input.serverGroup }),
+  };
+}

@@ -8,9 +8,9 @@ import type { App } from '../src/app/app';
 import { directAnswerStats } from '../src/graphql/direct-answer';
 
 /**
- * How much faster (1 − direct p50 / executor p50) the direct path must be. Measured on 2 shared
- * cores, 1,000 candidates with every summary field: 45–60 % faster (docs/benchmarks.md); the gate
- * leaves room for a noisy machine and fails when the path stops paying for its code.
+ * How much faster (1 − direct p50 / executor p50) the direct path must be. Measured on 2 shared,
+ * busy cores, 1,000 candidates (533 KB): 33–53 % faster (docs/benchmarks.md); the gate leaves room
+ * for a noisy machine and fails when the path stops paying for its code.
  */
 export const DIRECT_MIN_GAIN = 0.25;
 

@@ -6,6 +6,8 @@
 //   [--sched-claims 3000] [--sched-limit 50 (0 = none)] [--sched-no-raw] [--sched-reuse-ms N]
 //   [--sched-shared-cache gated|always|off] [--sched-no-full (skip the 15 filters + 6 weighers run)]
 //   [--no-scheduling] [--only-scheduling]
+//   direct GraphQL answer against the executor, a gate (bench/direct-answer.ts): [--only-direct]
+//   [--direct-hosts 1000]; part of the flat scenario otherwise
 //   [--no-instrument] (no histograms or spans anywhere; also skips the overhead scenario)
 //   instrumentation overhead scenario (bench/instrumentation.ts): [--overhead-hosts 2000]
 //   [--overhead-calls 3000] [--no-overhead]
@@ -19,6 +21,7 @@ import { createDataSource } from '../src/db/data-source';
 import { startEmbeddedPg } from '../src/db/embedded-pg';
 import { seedStandard } from '../src/db/seed';
 import { createLogger } from '../src/observability/logger';
+import { runDirectAnswerGate } from './direct-answer';
 import { runEngineBench } from './engine';
 import { gqlRequest } from './http/scenarios';
 import { runInstrumentationBench } from './instrumentation';
@@ -209,6 +212,16 @@ async function main(): Promise<void> {
     `berth bench (${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}, ${process.env.REDIS_URL ? 'Redis' : 'in-process cache'}, ${instrument ? 'metrics instrumented' : 'no instrumentation (--no-instrument)'})`,
   );
 
+  const log = (l: string) => console.log(l);
+  const gate = (app: BenchApp) =>
+    runDirectAnswerGate(app, { request: gqlRequest(1000), iterations, warmup: 5, log });
+  if (flag('only-direct')) {
+    const hosts = num('direct-hosts', 1000);
+    return withApp('direct', async (app) => {
+      await seedDataset(app.dataSource, { hosts, shape: 'flat', sharing: 2 });
+      await gate(app);
+    });
+  }
   if (!flag('no-scheduling')) {
     const hosts = num('sched-hosts', smoke ? 300 : 10000);
     // Each plugin configuration on its own freshly seeded cloud, so both `schedule` loops start
@@ -305,6 +318,7 @@ async function main(): Promise<void> {
       gqlRequest(undefined, { memberOf: [`in:${seeded.aggregates[0]},${seeded.aggregates[1]}`] }),
       iterations,
     );
+    await gate(app);
 
     // Scheduler loop: candidates limit 50 + claim, through `schedule`, C concurrent clients.
     const clients = num('clients', 16);

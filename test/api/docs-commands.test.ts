@@ -67,6 +67,13 @@ const ELSEWHERE: readonly { command: RegExp; by: string; shows: string }[] = [
     shows: 'allocation candidate list',
   },
   { command: /^kill -HUP /, by: 'test/cli/serve-reload.test.ts', shows: "kill('SIGHUP')" },
+  {
+    // The cutover runbook's catalog switch, run from the page against a real Keystone.
+    command:
+      /^((public|internal)=\$\(openstack endpoint list |openstack endpoint (set --url http|list )|if \[ -n "\$internal" \]; then$|fi$)/,
+    by: 'test/api/keystone-auth.test.ts',
+    shows: 'runbookSwitch(',
+  },
 ];
 
 /** Commands that change an operator's host or cloud, with what checks the files they use. */
@@ -85,11 +92,9 @@ const ON_A_HOST: readonly { command: RegExp; why: string }[] = [
     why: "edits the old Placement's policy; the policy file itself is used by test/placement-ref/start.sh",
   },
   {
-    command: /^(public|internal)=\$\(openstack endpoint list /,
-    why: "reads an operator's Keystone catalog",
+    command: /^openstack endpoint set --url <the old /,
+    why: "the rollback: puts an operator's old Placement URL back in their catalog",
   },
-  { command: /^openstack endpoint (set|list) /, why: "rewrites an operator's Keystone catalog" },
-  { command: /^(if \[|fi$)/, why: 'shell control of the catalog switch above' },
 ];
 
 const isCurl = (c: Code) => /^curl .*localhost:8080/.test(c.text);

@@ -4,14 +4,18 @@
 // nova/scheduler/request_filter.py accelerators_filter; Nova runs it on every request, with no
 // option). The device profile's own request groups (Cyborg's data) are not expanded here: the
 // caller puts them into the candidate request, as Nova's ResourceRequest does from Cyborg.
+import { configKeys, pluginConfig } from '../../src/scheduler/helpers';
 import type { AmendFactory, RequestAmendment } from '../../src/scheduler/plugin-api';
 
 /** Nova's function name, as written in `enabledFilters`. */
 export const NAME = 'accelerators_filter';
 /** Plugin kind (a pre-candidate hook: it judges no host). */
 export const kind = 'filter';
+const CONFIG = pluginConfig({});
+/** The configuration schema: empty (any key stops start-up). */
+export const configSchema = () => CONFIG;
 /** Takes no configuration (Nova has no option for it). */
-export const CONFIG_KEYS: readonly string[] = [];
+export const CONFIG_KEYS = configKeys(CONFIG);
 
 /** The flavor extra spec naming a Cyborg device profile. */
 export const DEVICE_PROFILE_KEY = 'accel:device_profile';

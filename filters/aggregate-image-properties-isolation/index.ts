@@ -7,7 +7,12 @@
 // the property (or with a false or empty value) passes, values are compared as Python's `str()` of
 // the coerced property (`hw_qemu_guest_agent=yes` is `True`, `hw_cpu_cores=02` is `2`, `amd64` is
 // `x86_64`), the image's value is not split on commas, the aggregates' values are.
-import { aggregateMetadataUnion } from '../../src/scheduler/helpers';
+import {
+  aggregateMetadataUnion,
+  checkedField,
+  configKeys,
+  pluginConfig,
+} from '../../src/scheduler/helpers';
 import type { FilterFactory, PluginHandle } from '../../src/scheduler/plugin-api';
 import { IMAGE_META_FIELDS, imageMetaProps, type PropertyValue } from './image-meta-props';
 
@@ -15,11 +20,6 @@ import { IMAGE_META_FIELDS, imageMetaProps, type PropertyValue } from './image-m
 export const NAME = 'AggregateImagePropertiesIsolation';
 /** Plugin kind. */
 export const kind = 'filter';
-/** Configuration keys: Nova's `aggregate_image_properties_isolation_{namespace,separator}`. */
-export const CONFIG_KEYS: readonly string[] = [
-  'aggregateImagePropertiesIsolationNamespace',
-  'aggregateImagePropertiesIsolationSeparator',
-];
 
 /** The extra-spec scope image properties are given under. */
 export const SCOPE = 'image:';
@@ -53,6 +53,25 @@ export function imageProperties(
   }
   return props;
 }
+
+const CONFIG = pluginConfig({
+  aggregateImagePropertiesIsolationNamespace: checkedField(
+    'string',
+    'none',
+    'Nova `[filter_scheduler] aggregate_image_properties_isolation_namespace`',
+    () => undefined,
+  ),
+  aggregateImagePropertiesIsolationSeparator: checkedField(
+    'string',
+    '`.`',
+    'Nova `[filter_scheduler] aggregate_image_properties_isolation_separator`',
+    () => undefined,
+  ),
+});
+/** The configuration schema; its keys are the configuration keys (any other stops start-up). */
+export const configSchema = () => CONFIG;
+/** Configuration keys: Nova's `aggregate_image_properties_isolation_{namespace,separator}`. */
+export const CONFIG_KEYS = configKeys(CONFIG);
 
 /**
  * Creates the filter. Config: `aggregateImagePropertiesIsolationNamespace` (only metadata keys

@@ -1,15 +1,23 @@
 // AggregateInstanceExtraSpecsFilter: flavor extra specs must match the host's aggregate metadata
 // (upstream: nova/scheduler/filters/aggregate_instance_extra_specs.py).
 
-import { aggregateMetadataUnion, matchExtraSpec } from '../../src/scheduler/helpers';
+import {
+  aggregateMetadataUnion,
+  configKeys,
+  matchExtraSpec,
+  pluginConfig,
+} from '../../src/scheduler/helpers';
 import type { FilterFactory, Verdict } from '../../src/scheduler/plugin-api';
 
 /** Nova-compatible name, as written in `enabledFilters`. */
 export const NAME = 'AggregateInstanceExtraSpecsFilter';
 /** Plugin kind. */
 export const kind = 'filter';
+const CONFIG = pluginConfig({});
+/** The configuration schema: empty (any key stops start-up). */
+export const configSchema = () => CONFIG;
 /** Takes no configuration: any key given for it stops start-up. */
-export const CONFIG_KEYS: readonly string[] = [];
+export const CONFIG_KEYS = configKeys(CONFIG);
 
 /** The only extra-spec namespace this filter reads (unscoped keys are read too). */
 export const SCOPE = 'aggregate_instance_extra_specs';

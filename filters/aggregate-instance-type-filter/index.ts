@@ -1,7 +1,7 @@
 // AggregateInstanceTypeFilter: flavor extra specs against aggregate metadata with * ~ ! sentinels, and
 // the reverse check when an aggregate sets force_metadata_check (upstream: openstack/nfv-filters
 // nfv_filters/nova/scheduler/filters/aggregate_instance_type_filter.py; design note wins where they differ).
-import { aggregateMetadataUnion } from '../../src/scheduler/helpers';
+import { aggregateMetadataUnion, configKeys, pluginConfig } from '../../src/scheduler/helpers';
 import type { FilterFactory, Verdict } from '../../src/scheduler/plugin-api';
 import {
   type Alternatives,
@@ -16,8 +16,11 @@ import {
 export const NAME = 'AggregateInstanceTypeFilter';
 /** Plugin kind. */
 export const kind = 'filter';
+const CONFIG = pluginConfig({});
+/** The configuration schema: empty (any key stops start-up). */
+export const configSchema = () => CONFIG;
 /** Takes no configuration: any key given for it stops start-up. */
-export const CONFIG_KEYS: readonly string[] = [];
+export const CONFIG_KEYS = configKeys(CONFIG);
 
 /** Extra-spec scope read as if unscoped; stripped from keys on both sides. */
 export const SCOPE = 'aggregate_instance_extra_specs';

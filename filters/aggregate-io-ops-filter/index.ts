@@ -3,8 +3,14 @@
 // comma lists) cast with Python's `int()`; when any value is not an integer, the configured
 // maximum (upstream: nova/scheduler/filters/io_ops_filter.py AggregateIoOpsFilter,
 // nova/scheduler/filters/utils.py validate_num_values).
-import { countFilter, ioOps } from '../host-counts';
+import { configKeys } from '../../src/scheduler/helpers';
+import { countFilter, countFilterConfig, ioOps } from '../host-counts';
 import { DEFAULT_MAX, REASON_TOO_MANY_IO_OPS } from '../io-ops-filter/index';
+
+const CONFIG = countFilterConfig('maxIoOpsPerHost', DEFAULT_MAX);
+/** The configuration schema; its keys are the configuration keys (any other stops start-up). */
+export const configSchema = () => CONFIG;
+export const CONFIG_KEYS = configKeys(CONFIG);
 
 /** Nova's default maximum and the rejection reason, as IoOpsFilter's. */
 export { DEFAULT_MAX, REASON_TOO_MANY_IO_OPS };
@@ -14,7 +20,6 @@ export const NAME = 'AggregateIoOpsFilter';
 /** Plugin kind. */
 export const kind = 'filter';
 /** Configuration keys: `maxIoOpsPerHost` (Nova's `[filter_scheduler] max_io_ops_per_host`). */
-export const CONFIG_KEYS: readonly string[] = ['maxIoOpsPerHost', 'countMovesOn'];
 
 /** Aggregate metadata key overriding the maximum per host (lowest integer value wins). */
 export const METADATA_KEY = 'max_io_ops_per_host';

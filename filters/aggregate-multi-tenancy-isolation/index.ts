@@ -6,7 +6,13 @@
 // starting with `filter_tenant_id` (`filter_tenant_id2`, `filter_tenant_id_b`, ... : one project
 // per key) whose whole value is the project are pushed into the candidate query as member_of, as
 // Nova's request filter require_tenant_aggregate does (nova/scheduler/request_filter.py).
-import { aggregateMetadataUnion, readBooleanOrThrow } from '../../src/scheduler/helpers';
+import {
+  aggregateMetadataUnion,
+  booleanField,
+  configKeys,
+  pluginConfig,
+  withConfig,
+} from '../../src/scheduler/helpers';
 import type {
   AggregateView,
   FilterFactory,
@@ -17,14 +23,6 @@ import type {
 export const NAME = 'AggregateMultiTenancyIsolation';
 /** Plugin kind. */
 export const kind = 'filter';
-/**
- * Configuration keys: Nova's `[scheduler] limit_tenants_to_placement_aggregate` and
- * `placement_aggregate_required_for_tenants` (both default false).
- */
-export const CONFIG_KEYS: readonly string[] = [
-  'limitTenantsToPlacementAggregate',
-  'placementAggregateRequiredForTenants',
-];
 
 /**
  * The aggregate metadata key naming the projects a host is for (host filter), and the prefix of
@@ -56,15 +54,33 @@ function allowedProjects(aggregates: readonly AggregateView[]): ReadonlySet<stri
   return allowed;
 }
 
+const CONFIG = pluginConfig({
+  limitTenantsToPlacementAggregate: booleanField(
+    false,
+    "Nova `[scheduler] limit_tenants_to_placement_aggregate`: push the project's aggregates into the candidate query",
+  ),
+  placementAggregateRequiredForTenants: booleanField(
+    false,
+    'Nova `[scheduler] placement_aggregate_required_for_tenants`: a project without an aggregate gets no host',
+  ),
+});
+/** The configuration schema; its keys are the configuration keys (any other stops start-up). */
+export const configSchema = () => CONFIG;
+/**
+ * Configuration keys: Nova's `[scheduler] limit_tenants_to_placement_aggregate` and
+ * `placement_aggregate_required_for_tenants` (both default false).
+ */
+export const CONFIG_KEYS = configKeys(CONFIG);
+
 /**
  * Creates the filter. Config: `limitTenantsToPlacementAggregate` (push the project's aggregates
  * into the candidate query) and `placementAggregateRequiredForTenants` (with the former, a project
  * without an aggregate of its own gets no host).
  * @throws Error when a setting is not a boolean.
  */
-export const create: FilterFactory = (_config, handle) => {
-  const limit = readBooleanOrThrow(handle, 'limitTenantsToPlacementAggregate', false);
-  const required = readBooleanOrThrow(handle, 'placementAggregateRequiredForTenants', false);
+export const create: FilterFactory = withConfig(CONFIG, (config) => {
+  const limit = config.limitTenantsToPlacementAggregate;
+  const required = config.placementAggregateRequiredForTenants;
   return {
     name: NAME,
     kind,
@@ -107,4 +123,4 @@ export const create: FilterFactory = (_config, handle) => {
       };
     },
   };
-};
+});

@@ -3,8 +3,14 @@
 // (no comma lists) cast with Python's `int()`; when any value is not an integer, the configured
 // maximum (upstream: nova/scheduler/filters/num_instances_filter.py AggregateNumInstancesFilter,
 // nova/scheduler/filters/utils.py validate_num_values).
-import { countFilter, instances } from '../host-counts';
+import { configKeys } from '../../src/scheduler/helpers';
+import { countFilter, countFilterConfig, instances } from '../host-counts';
 import { DEFAULT_MAX, REASON_TOO_MANY_INSTANCES } from '../num-instances-filter/index';
+
+const CONFIG = countFilterConfig('maxInstancesPerHost', DEFAULT_MAX);
+/** The configuration schema; its keys are the configuration keys (any other stops start-up). */
+export const configSchema = () => CONFIG;
+export const CONFIG_KEYS = configKeys(CONFIG);
 
 /** Nova's default maximum and the rejection reason, as NumInstancesFilter's. */
 export { DEFAULT_MAX, REASON_TOO_MANY_INSTANCES };
@@ -14,7 +20,6 @@ export const NAME = 'AggregateNumInstancesFilter';
 /** Plugin kind. */
 export const kind = 'filter';
 /** Configuration keys: `maxInstancesPerHost` (Nova's `[filter_scheduler] max_instances_per_host`). */
-export const CONFIG_KEYS: readonly string[] = ['maxInstancesPerHost', 'countMovesOn'];
 
 /** Aggregate metadata key overriding the maximum per host (lowest integer value wins). */
 export const METADATA_KEY = 'max_instances_per_host';

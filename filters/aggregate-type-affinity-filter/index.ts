@@ -4,15 +4,18 @@
 // in no aggregate with the key takes every flavor. berth's request carries no flavor object: the
 // flavor's name comes in the extra spec `flavor:name` (scoped, so AggregateInstanceExtraSpecsFilter
 // does not read it as a metadata requirement).
-import { aggregateValues } from '../../src/scheduler/helpers';
+import { aggregateValues, configKeys, pluginConfig } from '../../src/scheduler/helpers';
 import type { FilterFactory } from '../../src/scheduler/plugin-api';
 
 /** Nova-compatible name, as written in `enabledFilters`. */
 export const NAME = 'AggregateTypeAffinityFilter';
 /** Plugin kind. */
 export const kind = 'filter';
+const CONFIG = pluginConfig({});
+/** The configuration schema: empty (any key stops start-up). */
+export const configSchema = () => CONFIG;
 /** Takes no configuration: any key given for it stops start-up. */
-export const CONFIG_KEYS: readonly string[] = [];
+export const CONFIG_KEYS = configKeys(CONFIG);
 
 /** Aggregate metadata key listing the flavors a host takes (Nova's name). */
 export const METADATA_KEY = 'instance_type';

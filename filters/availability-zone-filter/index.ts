@@ -8,18 +8,20 @@
 // `zoneAggregatesByExactValue: true` the query is narrowed exactly as Nova's request filter does
 // (request_filter.py:139-167): member_of the aggregates whose availability_zone is the zone's name
 // as a whole (not split on commas), the default zone too; nothing when none is.
-import { aggregateMetadataUnion, readBooleanOrThrow } from '../../src/scheduler/helpers';
+import {
+  aggregateMetadataUnion,
+  booleanField,
+  checkedField,
+  configKeys,
+  pluginConfig,
+  readBooleanOrThrow,
+} from '../../src/scheduler/helpers';
 import type { AggregateView, FilterFactory, PluginHandle } from '../../src/scheduler/plugin-api';
 
 /** Nova-compatible name, as written in `enabledFilters`. */
 export const NAME = 'AvailabilityZoneFilter';
 /** Plugin kind. */
 export const kind = 'filter';
-/** Configuration keys. */
-export const CONFIG_KEYS: readonly string[] = [
-  'defaultAvailabilityZone',
-  'zoneAggregatesByExactValue',
-];
 
 /** The aggregate metadata key naming a zone. */
 export const AZ_KEY = 'availability_zone';
@@ -47,6 +49,23 @@ function defaultZone(handle: PluginHandle): string {
   }
   return v;
 }
+
+const CONFIG = pluginConfig({
+  defaultAvailabilityZone: checkedField(
+    'string',
+    '`nova`',
+    'Nova `[DEFAULT] default_availability_zone`: the zone of hosts in no zone aggregate',
+    () => undefined,
+  ),
+  zoneAggregatesByExactValue: booleanField(
+    false,
+    "push the zone into the candidate query as Nova's request filter does (whole values, not split on commas)",
+  ),
+});
+/** The configuration schema; its keys are the configuration keys (any other stops start-up). */
+export const configSchema = () => CONFIG;
+/** Configuration keys. */
+export const CONFIG_KEYS = configKeys(CONFIG);
 
 /**
  * Creates the filter; `defaultAvailabilityZone` is the zone of hosts in no zone aggregate,

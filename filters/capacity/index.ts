@@ -6,8 +6,10 @@
 // Nova's host state does (nova/scheduler/host_manager.py _update_from_compute_node).
 import {
   freeCapacityWithOverride,
-  readNumberOrThrow,
+  numberField,
+  pluginConfig,
   requestedAmount,
+  withConfig,
 } from '../../src/scheduler/helpers';
 import type {
   FilterPlugin,
@@ -88,6 +90,11 @@ export function overcommittedFree(host: HostView, resourceClass: string): number
   return free;
 }
 
+/** The free-capacity weighers' configuration. */
+export const CAPACITY_WEIGHER_CONFIG = pluginConfig({
+  multiplier: numberField(1, 'positive spreads (prefers hosts with more free), negative packs'),
+});
+
 /** What distinguishes one free-capacity weigher from another. */
 export interface CapacityWeigherSpec {
   readonly name: string;
@@ -105,13 +112,16 @@ export interface CapacityWeigherSpec {
  * @throws Error when `multiplier` is not a finite number.
  */
 export function capacityWeigher(spec: CapacityWeigherSpec): PluginFactory<WeigherPlugin> {
-  return (_config, handle) =>
-    ({
-      name: spec.name,
-      kind: 'weigher',
-      multiplier: readNumberOrThrow(handle, 'multiplier', 1),
-      multiplierMetadataKey: spec.multiplierKey,
-      minval: 0,
-      weigh: (host) => spec.free(host, spec.resourceClass),
-    }) satisfies WeigherPlugin;
+  return withConfig(
+    CAPACITY_WEIGHER_CONFIG,
+    (config) =>
+      ({
+        name: spec.name,
+        kind: 'weigher',
+        multiplier: config.multiplier,
+        multiplierMetadataKey: spec.multiplierKey,
+        minval: 0,
+        weigh: (host) => spec.free(host, spec.resourceClass),
+      }) satisfies WeigherPlugin,
+  );
 }

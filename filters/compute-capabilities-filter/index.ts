@@ -10,9 +10,14 @@
 // as a missing capability does in Nova: for Ironic-style capabilities use traits (`trait:CUSTOM_X`).
 // Config `countMovesOn` (`both`, or `source` as Nova): where a moving consumer counts in
 // num_instances, num_io_ops and the stats (filters/host-counts).
-import { matchExtraSpec } from '../../src/scheduler/helpers';
+import { configKeys, matchExtraSpec, pluginConfig } from '../../src/scheduler/helpers';
 import type { FilterFactory, HostView, Verdict } from '../../src/scheduler/plugin-api';
-import { MOVE_COUNTING_KEY, type MoveCounting, readMoveCountingOrThrow } from '../host-counts';
+import {
+  MOVE_COUNTING_KEY,
+  type MoveCounting,
+  moveCountingField,
+  readMoveCountingOrThrow,
+} from '../host-counts';
 import {
   FLOAT_ATTRIBUTES,
   hostStateValue,
@@ -27,8 +32,6 @@ import {
 export const NAME = 'ComputeCapabilitiesFilter';
 /** Plugin kind. */
 export const kind = 'filter';
-/** Configuration keys: `countMovesOn` (filters/host-counts). */
-export const CONFIG_KEYS: readonly string[] = [MOVE_COUNTING_KEY];
 
 /** The extra-spec scope this filter reads. */
 export const SCOPE = 'capabilities';
@@ -109,6 +112,14 @@ function check(host: HostView, spec: Spec, moves: MoveCounting): Verdict {
     reason: `${REASON_NO_MATCH}: ${spec.key} wanted "${spec.wanted}", ${host.name} has "${value}"`,
   };
 }
+
+const CONFIG = pluginConfig({
+  [MOVE_COUNTING_KEY]: moveCountingField(),
+});
+/** The configuration schema; its keys are the configuration keys (any other stops start-up). */
+export const configSchema = () => CONFIG;
+/** Configuration keys: `countMovesOn` (filters/host-counts). */
+export const CONFIG_KEYS = configKeys(CONFIG);
 
 /** Creates the filter. @throws Error for an unknown `countMovesOn`. */
 export const create: FilterFactory<readonly Spec[]> = (_config, handle) => {

@@ -1,14 +1,16 @@
 // CPUWeigher: weighs hosts by free VCPU on the tree as Nova does, `total * allocation ratio -
 // reserved - used`, with Nova's minval 0; positive multiplier spreads, negative packs (upstream:
 // nova/scheduler/weights/cpu.py).
-import { capacityWeigher, overcommittedFree } from '../capacity';
+import { configKeys } from '../../src/scheduler/helpers';
+import { CAPACITY_WEIGHER_CONFIG, capacityWeigher, overcommittedFree } from '../capacity';
 
 /** Nova-compatible name, as written in `enabledWeighers`. */
 export const NAME = 'CPUWeigher';
 /** Plugin kind. */
 export const kind = 'weigher';
-/** Configuration keys (`multiplier`); any other key stops start-up. */
-export const CONFIG_KEYS: readonly string[] = ['multiplier'];
+/** The configuration schema (`multiplier`); any other key stops start-up. */
+export const configSchema = () => CAPACITY_WEIGHER_CONFIG;
+export const CONFIG_KEYS = configKeys(CAPACITY_WEIGHER_CONFIG);
 
 /** Resource class weighed. */
 export const RESOURCE_CLASS = 'VCPU';

@@ -5,7 +5,7 @@
 // Nova reads the preferred cell from RequestSpec.requested_destination, which its conductor sets;
 // berth's caller gives it as the hints `requested_destination_cell` (the cell) and
 // `allow_cross_cell_move` (`true`, as oslo reads booleans), both needed, as in Nova.
-import { readNumberOrThrow } from '../../src/scheduler/helpers';
+import { configKeys, numberField, pluginConfig, withConfig } from '../../src/scheduler/helpers';
 import type { RequestSpec, WeigherFactory } from '../../src/scheduler/plugin-api';
 import { CELL_KEY, cellOf } from '../host-state';
 
@@ -13,8 +13,6 @@ import { CELL_KEY, cellOf } from '../host-state';
 export const NAME = 'CrossCellWeigher';
 /** Plugin kind. */
 export const kind = 'weigher';
-/** Configuration keys: `multiplier` (Nova's `cross_cell_move_weight_multiplier`). */
-export const CONFIG_KEYS: readonly string[] = ['multiplier'];
 
 /** Aggregate metadata key overriding the multiplier per host (Nova `cross_cell_move_weight_multiplier`). */
 export const MULTIPLIER_KEY = 'cross_cell_move_weight_multiplier';
@@ -39,11 +37,19 @@ export function preferredCell(req: RequestSpec): string | null {
   return TRUE_STRINGS.has(allow[0]!.trim().toLowerCase()) ? cell[0]!.trim() : null;
 }
 
+const CONFIG = pluginConfig({
+  multiplier: numberField(DEFAULT_MULTIPLIER, 'Nova `cross_cell_move_weight_multiplier`'),
+});
+/** The configuration schema; its keys are the configuration keys (any other stops start-up). */
+export const configSchema = () => CONFIG;
+/** Configuration keys: `multiplier` (Nova's `cross_cell_move_weight_multiplier`). */
+export const CONFIG_KEYS = configKeys(CONFIG);
+
 /** Creates the weigher. Config: `multiplier` (default 1000000.0). @throws Error for a non-finite multiplier. */
-export const create: WeigherFactory<string | null> = (_config, handle) => ({
+export const create: WeigherFactory<string | null> = withConfig(CONFIG, (config) => ({
   name: NAME,
   kind,
-  multiplier: readNumberOrThrow(handle, 'multiplier', DEFAULT_MULTIPLIER),
+  multiplier: config.multiplier,
   multiplierMetadataKey: MULTIPLIER_KEY,
   prepare: preferredCell,
   weigh(host, _req, cell) {
@@ -52,4 +58,4 @@ export const create: WeigherFactory<string | null> = (_config, handle) => ({
     }
     return cellOf(host) === cell ? 1 : -1;
   },
-});
+}));

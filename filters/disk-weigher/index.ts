@@ -2,14 +2,16 @@
 // `total - reserved - used` (no allocation ratio; in GB, Nova's MB weigh the same once
 // normalised), with Nova's minval 0; positive multiplier spreads, negative packs (upstream:
 // nova/scheduler/weights/disk.py).
-import { capacityWeigher, physicalFree } from '../capacity';
+import { configKeys } from '../../src/scheduler/helpers';
+import { CAPACITY_WEIGHER_CONFIG, capacityWeigher, physicalFree } from '../capacity';
 
 /** Nova-compatible name, as written in `enabledWeighers`. */
 export const NAME = 'DiskWeigher';
 /** Plugin kind. */
 export const kind = 'weigher';
-/** Configuration keys (`multiplier`); any other key stops start-up. */
-export const CONFIG_KEYS: readonly string[] = ['multiplier'];
+/** The configuration schema (`multiplier`); any other key stops start-up. */
+export const configSchema = () => CAPACITY_WEIGHER_CONFIG;
+export const CONFIG_KEYS = configKeys(CAPACITY_WEIGHER_CONFIG);
 
 /** Resource class weighed. */
 export const RESOURCE_CLASS = 'DISK_GB';

@@ -7,6 +7,7 @@
 // get_ephemeral_encryption_format; Nova runs it on every request, with no option). Booleans are
 // read as oslo's `strutils.bool_from_string`; where Nova raises (flavor and image disagree, a
 // format it does not know) the request is unplaceable, with Nova's reason.
+import { configKeys, pluginConfig } from '../../src/scheduler/helpers';
 import type { AmendFactory, RequestAmendment } from '../../src/scheduler/plugin-api';
 import { pyStrip } from '../image-properties-filter/version-predicate';
 
@@ -14,8 +15,11 @@ import { pyStrip } from '../image-properties-filter/version-predicate';
 export const NAME = 'ephemeral_encryption_filter';
 /** Plugin kind (a pre-candidate hook: it judges no host). */
 export const kind = 'filter';
+const CONFIG = pluginConfig({});
+/** The configuration schema: empty (any key stops start-up). */
+export const configSchema = () => CONFIG;
 /** Takes no configuration (Nova has no option for it). */
-export const CONFIG_KEYS: readonly string[] = [];
+export const CONFIG_KEYS = configKeys(CONFIG);
 
 /** Unsatisfiable: the flavor and the image disagree (Nova's FlavorImageConflict). */
 export const REASON_CONFLICT = 'flavor and image conflict';

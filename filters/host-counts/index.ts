@@ -6,8 +6,12 @@
 // Each takes `countMovesOn` (MOVE_COUNTING_KEY): where a consumer with a move in progress counts.
 import {
   aggregateValuesFromKey,
-  readNumberOrThrow,
+  choiceField,
+  countField,
+  numberField,
+  pluginConfig,
   validateNumValues,
+  withConfig,
 } from '../../src/scheduler/helpers';
 import type {
   FilterPlugin,
@@ -28,6 +32,14 @@ import type {
 export type MoveCounting = 'both' | 'source';
 /** The configuration key choosing the {@link MoveCounting}. */
 export const MOVE_COUNTING_KEY = 'countMovesOn';
+
+/** The `countMovesOn` field of a plugin's configuration schema. */
+export const moveCountingField = () =>
+  choiceField(
+    ['both', 'source'],
+    'both',
+    'where a consumer with a move in progress counts: `both` hosts, or its `source` only (Nova)',
+  );
 
 /** Reads `countMovesOn` (default `both`). @throws Error for any other value. */
 export function readMoveCountingOrThrow(handle: PluginHandle): MoveCounting {
@@ -59,12 +71,23 @@ export interface CountFilterSpec {
   readonly noun: string;
 }
 
-function readMaxOrThrow(handle: PluginHandle, key: string, fallback: number): number {
-  const max = readNumberOrThrow(handle, key, fallback);
-  if (!Number.isInteger(max) || max < 0) {
-    throw new Error(`${handle.name}: config "${key}" must be a whole number >= 0, got ${max}`);
-  }
-  return max;
+/** The configuration of a count filter: its maximum (`configKey`) and `countMovesOn`. */
+export function countFilterConfig(configKey: string, defaultMax: number) {
+  return pluginConfig({
+    [configKey]: countField(defaultMax, 'a host passes while its count is below this'),
+    [MOVE_COUNTING_KEY]: moveCountingField(),
+  });
+}
+
+/** The configuration of a count weigher: `multiplier` and `countMovesOn`. */
+export function countWeigherConfig(defaultMultiplier: number) {
+  return pluginConfig({
+    multiplier: numberField(
+      defaultMultiplier,
+      'positive prefers hosts with more counted, negative hosts with fewer',
+    ),
+    [MOVE_COUNTING_KEY]: moveCountingField(),
+  });
 }
 
 /**
@@ -76,9 +99,9 @@ function readMaxOrThrow(handle: PluginHandle, key: string, fallback: number): nu
  * @throws Error when the configured maximum is not a whole number >= 0.
  */
 export function countFilter(spec: CountFilterSpec): PluginFactory<FilterPlugin> {
-  return (_config, handle) => {
-    const configured = readMaxOrThrow(handle, spec.configKey, spec.defaultMax);
-    const moves = readMoveCountingOrThrow(handle);
+  return withConfig(countFilterConfig(spec.configKey, spec.defaultMax), (config) => {
+    const configured = config[spec.configKey] as number;
+    const moves = config[MOVE_COUNTING_KEY] as MoveCounting;
     return {
       name: spec.name,
       kind: 'filter',
@@ -102,7 +125,7 @@ export function countFilter(spec: CountFilterSpec): PluginFactory<FilterPlugin> 
         };
       },
     } satisfies FilterPlugin;
-  };
+  });
 }
 
 /** What distinguishes one count weigher from another. */
@@ -122,17 +145,17 @@ export interface CountWeigherSpec {
  * @throws Error when `multiplier` is not a finite number or `countMovesOn` is unknown.
  */
 export function countWeigher(spec: CountWeigherSpec): PluginFactory<WeigherPlugin> {
-  return (_config, handle) => {
-    const moves = readMoveCountingOrThrow(handle);
+  return withConfig(countWeigherConfig(spec.defaultMultiplier), (config) => {
+    const moves = config[MOVE_COUNTING_KEY] as MoveCounting;
     return {
       name: spec.name,
       kind: 'weigher',
-      multiplier: readNumberOrThrow(handle, 'multiplier', spec.defaultMultiplier),
+      multiplier: config.multiplier as number,
       multiplierMetadataKey: spec.multiplierKey,
       minval: 0,
       weigh: (host) => spec.count(host, moves),
     } satisfies WeigherPlugin;
-  };
+  });
 }
 
 /** `HostView.numInstances`; with `source`, less the consumers that arrived by a move. */

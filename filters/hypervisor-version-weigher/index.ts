@@ -4,15 +4,19 @@
 // (config `traitPrefix`, default `CUSTOM_HYPERVISOR_VERSION_`) followed by the version as Nova's
 // integer encoding (libvirt 8.0.0 -> 8000000): `CUSTOM_HYPERVISOR_VERSION_8000000`. The highest
 // such trait counts; a host without one weighs 0.
-import { readNumberOrThrow } from '../../src/scheduler/helpers';
+import {
+  checkedField,
+  configKeys,
+  numberField,
+  pluginConfig,
+  withConfig,
+} from '../../src/scheduler/helpers';
 import type { HostView, WeigherFactory } from '../../src/scheduler/plugin-api';
 
 /** Nova-compatible name, as written in `enabledWeighers`. */
 export const NAME = 'HypervisorVersionWeigher';
 /** Plugin kind. */
 export const kind = 'weigher';
-/** Configuration keys: `multiplier` (Nova's `hypervisor_version_weight_multiplier`), `traitPrefix`. */
-export const CONFIG_KEYS: readonly string[] = ['multiplier', 'traitPrefix'];
 
 /** Aggregate metadata key overriding the multiplier per host (Nova `hypervisor_version_weight_multiplier`). */
 export const MULTIPLIER_KEY = 'hypervisor_version_weight_multiplier';
@@ -35,22 +39,37 @@ export function hypervisorVersion(host: HostView, prefix: string): number {
   return version;
 }
 
+const CONFIG = pluginConfig({
+  multiplier: numberField(
+    DEFAULT_MULTIPLIER,
+    'Nova `[filter_scheduler] hypervisor_version_weight_multiplier`',
+  ),
+  traitPrefix: checkedField(
+    'string',
+    '`CUSTOM_HYPERVISOR_VERSION_`',
+    'the root trait prefix carrying the hypervisor version',
+    (v) =>
+      typeof v === 'string' && /^CUSTOM_[A-Z0-9_]*$/.test(v)
+        ? undefined
+        : `must be a custom trait prefix (CUSTOM_[A-Z0-9_]*), got ${JSON.stringify(v)}`,
+  ),
+});
+/** The configuration schema; its keys are the configuration keys (any other stops start-up). */
+export const configSchema = () => CONFIG;
+/** Configuration keys: `multiplier` (Nova's `hypervisor_version_weight_multiplier`), `traitPrefix`. */
+export const CONFIG_KEYS = configKeys(CONFIG);
+
 /**
  * Creates the weigher. Config: `multiplier` (default 1.0), `traitPrefix` (a custom trait prefix).
  * @throws Error for a non-finite multiplier or a prefix that cannot start a custom trait.
  */
-export const create: WeigherFactory = (config, handle) => {
-  const prefix = config.traitPrefix ?? DEFAULT_TRAIT_PREFIX;
-  if (typeof prefix !== 'string' || !/^CUSTOM_[A-Z0-9_]*$/.test(prefix)) {
-    throw new Error(
-      `${NAME}: config "traitPrefix" must be a custom trait prefix (CUSTOM_[A-Z0-9_]*), got ${JSON.stringify(prefix)}`,
-    );
-  }
+export const create: WeigherFactory = withConfig(CONFIG, (config) => {
+  const prefix = (config.traitPrefix as string | undefined) ?? DEFAULT_TRAIT_PREFIX;
   return {
     name: NAME,
     kind,
-    multiplier: readNumberOrThrow(handle, 'multiplier', DEFAULT_MULTIPLIER),
+    multiplier: config.multiplier,
     multiplierMetadataKey: MULTIPLIER_KEY,
     weigh: (host) => hypervisorVersion(host, prefix),
   };
-};
+});

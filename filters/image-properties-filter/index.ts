@@ -16,6 +16,7 @@
 // only there: no property asked for, no host version or no predicate pass. A predicate or host
 // version Python refuses there makes Nova raise and fail the request: this filter throws, and
 // failing closed rejects every host with the reason.
+import { checkedField, configKeys, pluginConfig } from '../../src/scheduler/helpers';
 import type { FilterFactory, HostView, Verdict } from '../../src/scheduler/plugin-api';
 import { hypervisorVersionOf } from '../host-state/index';
 import {
@@ -30,8 +31,6 @@ import {
 export const NAME = 'ImagePropertiesFilter';
 /** Plugin kind. */
 export const kind = 'filter';
-/** Configuration keys: Nova's `[filter_scheduler] image_properties_default_architecture`. */
-export const CONFIG_KEYS: readonly string[] = ['imagePropertiesDefaultArchitecture'];
 
 /** The extra-spec scope image properties are given under. */
 export const SCOPE = 'image:';
@@ -224,6 +223,19 @@ function versionVerdict(host: HostView, wanted: WantedVersion | undefined): Verd
         reason: `${REASON_VERSION}: ${shown}, ${host.name} runs ${dotted} (CUSTOM_HYPERVISOR_VERSION_${hv})`,
       };
 }
+
+const CONFIG = pluginConfig({
+  imagePropertiesDefaultArchitecture: checkedField(
+    'architecture',
+    'none',
+    'Nova `[filter_scheduler] image_properties_default_architecture`',
+    () => undefined,
+  ),
+});
+/** The configuration schema; its keys are the configuration keys (any other stops start-up). */
+export const configSchema = () => CONFIG;
+/** Configuration keys: Nova's `[filter_scheduler] image_properties_default_architecture`. */
+export const CONFIG_KEYS = configKeys(CONFIG);
 
 /**
  * Creates the filter. Config: `imagePropertiesDefaultArchitecture` (one of Nova's architecture

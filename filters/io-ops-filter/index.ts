@@ -1,17 +1,21 @@
 // IoOpsFilter: passes hosts with fewer than `maxIoOpsPerHost` consumers in a move on the tree (berth's analog of
 // Nova's instances in build/resize/migrate task states: HostView.numIoOps)
 // (upstream: nova/scheduler/filters/io_ops_filter.py IoOpsFilter).
-import { countFilter, ioOps } from '../host-counts';
+import { configKeys } from '../../src/scheduler/helpers';
+import { countFilter, countFilterConfig, ioOps } from '../host-counts';
 
 /** Nova-compatible name, as written in `enabledFilters`. */
 export const NAME = 'IoOpsFilter';
 /** Plugin kind. */
 export const kind = 'filter';
 /** Configuration keys: `maxIoOpsPerHost` (Nova's `[filter_scheduler] max_io_ops_per_host`). */
-export const CONFIG_KEYS: readonly string[] = ['maxIoOpsPerHost', 'countMovesOn'];
 
 /** Nova's default maximum. */
 export const DEFAULT_MAX = 8;
+const CONFIG = countFilterConfig('maxIoOpsPerHost', DEFAULT_MAX);
+/** The configuration schema; its keys are the configuration keys (any other stops start-up). */
+export const configSchema = () => CONFIG;
+export const CONFIG_KEYS = configKeys(CONFIG);
 /** Rejection: the host has reached the maximum. */
 export const REASON_TOO_MANY_IO_OPS = 'too many concurrent I/O-heavy operations on the host';
 

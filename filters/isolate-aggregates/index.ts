@@ -7,7 +7,7 @@
 // set `in:A,B` requires neither alone), plus the flavor's `trait:<T>` / `trait<suffix>:<T>` and
 // the image's `image:trait:<T>` extra specs set to `required` (Nova builds the groups from those);
 // `root_required` is not among them, in Nova either. Keys and values are compared as written.
-import { readBooleanOrThrow } from '../../src/scheduler/helpers';
+import { booleanField, configKeys, pluginConfig, withConfig } from '../../src/scheduler/helpers';
 import type {
   AggregateView,
   AmendFactory,
@@ -19,8 +19,6 @@ import type {
 export const NAME = 'isolate_aggregates';
 /** Plugin kind (a pre-candidate hook: it judges no host). */
 export const kind = 'filter';
-/** Configuration keys: Nova's `[scheduler] enable_isolated_aggregate_filtering`. */
-export const CONFIG_KEYS: readonly string[] = ['enableIsolatedAggregateFiltering'];
 
 /** The aggregate metadata key prefix, and the extra-spec prefix of a required trait. */
 export const TRAIT_PREFIX = 'trait:';
@@ -76,13 +74,24 @@ export function isolatedAggregates(
     .map((a) => a.uuid);
 }
 
+const CONFIG = pluginConfig({
+  enableIsolatedAggregateFiltering: booleanField(
+    true,
+    'Nova `[scheduler] enable_isolated_aggregate_filtering`; false turns the hook off',
+  ),
+});
+/** The configuration schema; its keys are the configuration keys (any other stops start-up). */
+export const configSchema = () => CONFIG;
+/** Configuration keys: Nova's `[scheduler] enable_isolated_aggregate_filtering`. */
+export const CONFIG_KEYS = configKeys(CONFIG);
+
 /**
  * Creates the hook. Config: `enableIsolatedAggregateFiltering` (default true: listing the plugin
  * turns it on; false turns it off, e.g. in one profile).
  * @throws Error when it is not a boolean.
  */
-export const create: AmendFactory = (_config, handle) => {
-  const enabled = readBooleanOrThrow(handle, 'enableIsolatedAggregateFiltering', true);
+export const create: AmendFactory = withConfig(CONFIG, (config) => {
+  const enabled = config.enableIsolatedAggregateFiltering;
   return {
     name: NAME,
     kind,
@@ -101,4 +110,4 @@ export const create: AmendFactory = (_config, handle) => {
           };
     },
   };
-};
+});

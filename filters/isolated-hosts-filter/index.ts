@@ -5,19 +5,20 @@
 // provider's name (Nova's host). berth's request carries the image's uuid in the extra spec
 // `image:id` (the `image:` scope holds the image, as for ImagePropertiesFilter); a request without
 // it is volume-backed (no image), as in Nova. Image uuids are compared case-insensitively.
-import { readBooleanOrThrow, readStringListOrThrow } from '../../src/scheduler/helpers';
+import {
+  booleanField,
+  configKeys,
+  nameList,
+  nameListField,
+  pluginConfig,
+  withConfig,
+} from '../../src/scheduler/helpers';
 import type { FilterFactory } from '../../src/scheduler/plugin-api';
 
 /** Nova-compatible name, as written in `enabledFilters`. */
 export const NAME = 'IsolatedHostsFilter';
 /** Plugin kind. */
 export const kind = 'filter';
-/** Configuration keys: Nova's `isolated_images`, `isolated_hosts`, `restrict_isolated_hosts_to_isolated_images`. */
-export const CONFIG_KEYS: readonly string[] = [
-  'isolatedImages',
-  'isolatedHosts',
-  'restrictIsolatedHostsToIsolatedImages',
-];
 
 /** Extra spec giving the request's image uuid. */
 export const IMAGE_ID_SPEC = 'image:id';
@@ -27,17 +28,32 @@ export const REASON_ISOLATED_IMAGE = 'isolated image needs an isolated host';
 /** Rejection: an isolated host and an image that is not isolated. */
 export const REASON_ISOLATED_HOST = 'isolated host runs only isolated images';
 
+const CONFIG = pluginConfig({
+  isolatedImages: nameListField(
+    'Nova `[filter_scheduler] isolated_images`: image uuids that run only on isolated hosts',
+  ),
+  isolatedHosts: nameListField(
+    'Nova `[filter_scheduler] isolated_hosts`: host names that run only isolated images',
+  ),
+  restrictIsolatedHostsToIsolatedImages: booleanField(
+    true,
+    'Nova `[filter_scheduler] restrict_isolated_hosts_to_isolated_images`',
+  ),
+});
+/** The configuration schema; its keys are the configuration keys (any other stops start-up). */
+export const configSchema = () => CONFIG;
+/** Configuration keys: Nova's `isolated_images`, `isolated_hosts`, `restrict_isolated_hosts_to_isolated_images`. */
+export const CONFIG_KEYS = configKeys(CONFIG);
+
 /**
  * Creates the filter. Config: `isolatedImages` (image uuids), `isolatedHosts` (host names),
  * `restrictIsolatedHostsToIsolatedImages` (default true).
  * @throws Error when a list is not a list of non-empty strings or the flag is not a boolean.
  */
-export const create: FilterFactory<string | null> = (_config, handle) => {
-  const images = new Set(
-    readStringListOrThrow(handle, 'isolatedImages').map((i) => i.toLowerCase()),
-  );
-  const hosts = new Set(readStringListOrThrow(handle, 'isolatedHosts'));
-  const restrict = readBooleanOrThrow(handle, 'restrictIsolatedHostsToIsolatedImages', true);
+export const create: FilterFactory<string | null> = withConfig(CONFIG, (config) => {
+  const images = new Set(nameList(config.isolatedImages).map((i) => i.toLowerCase()));
+  const hosts = new Set(nameList(config.isolatedHosts));
+  const restrict = config.restrictIsolatedHostsToIsolatedImages;
   return {
     name: NAME,
     kind,
@@ -59,4 +75,4 @@ export const create: FilterFactory<string | null> = (_config, handle) => {
       return { fits: true };
     },
   };
-};
+});

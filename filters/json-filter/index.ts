@@ -9,8 +9,9 @@
 // for the hint) rejects the host with the reason, where Nova fails the request. Config
 // `countMovesOn` (`both`, or `source` as Nova): where a moving consumer counts in `$num_instances`,
 // `$num_io_ops` and `$stats` (filters/host-counts).
+import { configKeys, pluginConfig } from '../../src/scheduler/helpers';
 import type { FilterFactory } from '../../src/scheduler/plugin-api';
-import { MOVE_COUNTING_KEY, readMoveCountingOrThrow } from '../host-counts';
+import { MOVE_COUNTING_KEY, moveCountingField, readMoveCountingOrThrow } from '../host-counts';
 import { hostStateValue, pyStr } from '../host-state';
 import { type Json, passes, problemOf, QueryError, readVariable, variablesOf } from './query';
 
@@ -18,8 +19,6 @@ import { type Json, passes, problemOf, QueryError, readVariable, variablesOf } f
 export const NAME = 'JsonFilter';
 /** Plugin kind. */
 export const kind = 'filter';
-/** Configuration keys: `countMovesOn` (filters/host-counts). */
-export const CONFIG_KEYS: readonly string[] = [MOVE_COUNTING_KEY];
 
 /** The hint holding the query. */
 export const QUERY_HINT = 'query';
@@ -59,6 +58,14 @@ export function readQuery(hints: Readonly<Record<string, readonly string[]>>): S
     ? { kind: 'query', query, variables: variablesOf(query) }
     : { kind: 'invalid', error: problem };
 }
+
+const CONFIG = pluginConfig({
+  [MOVE_COUNTING_KEY]: moveCountingField(),
+});
+/** The configuration schema; its keys are the configuration keys (any other stops start-up). */
+export const configSchema = () => CONFIG;
+/** Configuration keys: `countMovesOn` (filters/host-counts). */
+export const CONFIG_KEYS = configKeys(CONFIG);
 
 /** Creates the filter. @throws Error for an unknown `countMovesOn`. */
 export const create: FilterFactory<State> = (_config, handle) => {

@@ -3,6 +3,7 @@
 // provider traits CUSTOM_METRIC_<NAME>_<VALUE> (filters/host-state/metrics.ts). Nova's filter reads
 // `[metrics] weight_setting`, the option its weigher reads; berth configures plugins one by one, so
 // give both the same `weightSetting` (a list of "name=ratio", or one comma-separated string).
+import { checkedField, configKeys, pluginConfig } from '../../src/scheduler/helpers';
 import type { FilterFactory } from '../../src/scheduler/plugin-api';
 import { describeUnavailable, readMetric, readWeightSettingOrThrow } from '../host-state/metrics';
 
@@ -10,11 +11,22 @@ import { describeUnavailable, readMetric, readWeightSettingOrThrow } from '../ho
 export const NAME = 'MetricsFilter';
 /** Plugin kind. */
 export const kind = 'filter';
-/** Configuration keys: `weightSetting` (Nova's `[metrics] weight_setting`). */
-export const CONFIG_KEYS: readonly string[] = ['weightSetting'];
 
 /** Rejection: the host does not report a metric that is weighed. */
 export const REASON_MISSING_METRICS = 'host lacks metrics';
+
+const CONFIG = pluginConfig({
+  weightSetting: checkedField(
+    'list of `name=ratio` (or one comma-separated string)',
+    'none',
+    'Nova `[metrics] weight_setting`: the metrics a host must report (give MetricsWeigher the same)',
+    () => undefined,
+  ),
+});
+/** The configuration schema; its keys are the configuration keys (any other stops start-up). */
+export const configSchema = () => CONFIG;
+/** Configuration keys: `weightSetting` (Nova's `[metrics] weight_setting`). */
+export const CONFIG_KEYS = configKeys(CONFIG);
 
 /**
  * Creates the filter. Config: `weightSetting` (only the metric names are read).

@@ -8,6 +8,9 @@
 // weighs `weightOfUnavailable` (default -10000), unless that metric's ratio times the host's
 // multiplier is 0.
 import {
+  checkedField,
+  configKeys,
+  pluginConfig,
   readBooleanOrThrow,
   readNumberOrThrow,
   resolveMultiplier,
@@ -19,13 +22,6 @@ import { describeUnavailable, readMetric, readWeightSettingOrThrow } from '../ho
 export const NAME = 'MetricsWeigher';
 /** Plugin kind. */
 export const kind = 'weigher';
-/** Configuration keys: Nova's `[metrics]` `weight_multiplier` (as `multiplier`), `weight_setting`, `required`, `weight_of_unavailable`. */
-export const CONFIG_KEYS: readonly string[] = [
-  'multiplier',
-  'weightSetting',
-  'required',
-  'weightOfUnavailable',
-];
 
 /** Aggregate metadata key overriding the multiplier per host (Nova `metrics_weight_multiplier`). */
 export const MULTIPLIER_KEY = 'metrics_weight_multiplier';
@@ -33,6 +29,32 @@ export const MULTIPLIER_KEY = 'metrics_weight_multiplier';
 export const DEFAULT_MULTIPLIER = 1;
 /** Nova's default weight of a host lacking a metric (when metrics are not required). */
 export const DEFAULT_WEIGHT_OF_UNAVAILABLE = -10000;
+
+const CONFIG = pluginConfig({
+  multiplier: checkedField('number', '1.0', 'Nova `[metrics] weight_multiplier`', () => undefined),
+  weightSetting: checkedField(
+    'list of `name=ratio` (or one comma-separated string)',
+    'none',
+    'Nova `[metrics] weight_setting`',
+    () => undefined,
+  ),
+  required: checkedField(
+    'boolean',
+    'true',
+    'Nova `[metrics] required`: a host lacking a metric drops the weigher for the request',
+    () => undefined,
+  ),
+  weightOfUnavailable: checkedField(
+    'number',
+    '-10000.0',
+    'Nova `[metrics] weight_of_unavailable`',
+    () => undefined,
+  ),
+});
+/** The configuration schema; its keys are the configuration keys (any other stops start-up). */
+export const configSchema = () => CONFIG;
+/** Configuration keys: Nova's `[metrics]` `weight_multiplier` (as `multiplier`), `weight_setting`, `required`, `weight_of_unavailable`. */
+export const CONFIG_KEYS = configKeys(CONFIG);
 
 /**
  * Creates the weigher. Config: `multiplier` (default 1.0), `weightSetting` ("name=ratio" list),

@@ -5,6 +5,7 @@
 // trait `HW_NUMA_ROOT` (as Nova reports them to Placement); in a tree without that trait, the
 // root's children with VCPU, PCPU or MEMORY_MB inventory. A cell's free capacity is summed over
 // the cell and its descendants. A host with no cell does not fit a NUMA request.
+import { configKeys, pluginConfig } from '../../src/scheduler/helpers';
 import type {
   FilterFactory,
   HostView,
@@ -17,8 +18,11 @@ import { type NodeNeed, type NumaRequest, parseNumaRequest } from './request';
 export const NAME = 'NUMATopologyFilter';
 /** Plugin kind. */
 export const kind = 'filter';
+const CONFIG = pluginConfig({});
+/** The configuration schema: empty (any key stops start-up). */
+export const configSchema = () => CONFIG;
 /** Takes no configuration: any key given for it stops start-up. */
-export const CONFIG_KEYS: readonly string[] = [];
+export const CONFIG_KEYS = configKeys(CONFIG);
 
 /** The trait marking a NUMA cell provider (os-traits). */
 export const NUMA_TRAIT = 'HW_NUMA_ROOT';

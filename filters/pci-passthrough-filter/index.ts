@@ -6,14 +6,13 @@
 // (and optional traits) its devices are inventoried as: `{"aliases": {"a1": {"resourceClass":
 // "CUSTOM_PCI_8086_1572", "traits": ["CUSTOM_PHYSNET_A"]}}}`. Free units are summed over the
 // non-root providers of the tree that have every trait of the alias.
+import { checkedField, configKeys, pluginConfig } from '../../src/scheduler/helpers';
 import type { FilterFactory, HostView, PluginHandle } from '../../src/scheduler/plugin-api';
 
 /** Nova-compatible name, as written in `enabledFilters`. */
 export const NAME = 'PciPassthroughFilter';
 /** Plugin kind. */
 export const kind = 'filter';
-/** Configuration keys: `aliases` (Nova's `[pci] alias`, as resource classes). */
-export const CONFIG_KEYS: readonly string[] = ['aliases'];
 
 /** The extra-spec key naming the aliases and counts. */
 export const ALIAS_KEY = 'pci_passthrough:alias';
@@ -111,6 +110,19 @@ function freeDevices(host: HostView, demand: Demand): number {
   }
   return free;
 }
+
+const CONFIG = pluginConfig({
+  aliases: checkedField(
+    'object: alias → {resourceClass, traits}',
+    'none',
+    'Nova `[pci] alias`: the aliases extra spec `pci_passthrough:alias` may name',
+    () => undefined,
+  ),
+});
+/** The configuration schema; its keys are the configuration keys (any other stops start-up). */
+export const configSchema = () => CONFIG;
+/** Configuration keys: `aliases` (Nova's `[pci] alias`, as resource classes). */
+export const CONFIG_KEYS = configKeys(CONFIG);
 
 /**
  * Creates the filter. Config: `aliases`, alias name -> `{resourceClass, traits?}`.

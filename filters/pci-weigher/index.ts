@@ -6,15 +6,20 @@
 // by default PCI_DEVICE, SRIOV_NET_VF, CUSTOM_SRIOV_NET_PF (berth's import of Nova's pci_devices)
 // and every CUSTOM_PCI_* class (Nova's PCI-in-Placement names), configurable as `resourceClasses`
 // (names, or prefixes ending in `*`).
-import { readNumberOrThrow, readStringListOrThrow } from '../../src/scheduler/helpers';
+import {
+  configKeys,
+  nameList,
+  nameListField,
+  numberField,
+  pluginConfig,
+  withConfig,
+} from '../../src/scheduler/helpers';
 import type { HostView, WeigherFactory } from '../../src/scheduler/plugin-api';
 
 /** Nova-compatible name, as written in `enabledWeighers`. */
 export const NAME = 'PCIWeigher';
 /** Plugin kind. */
 export const kind = 'weigher';
-/** Configuration keys: `multiplier` (Nova's `pci_weight_multiplier`), `resourceClasses`. */
-export const CONFIG_KEYS: readonly string[] = ['multiplier', 'resourceClasses'];
 
 /** Aggregate metadata key overriding the multiplier per host (Nova `pci_weight_multiplier`). */
 export const MULTIPLIER_KEY = 'pci_weight_multiplier';
@@ -52,13 +57,27 @@ export function freeDevices(host: HostView, isPci: (rc: string) => boolean): num
   return free;
 }
 
+const CONFIG = pluginConfig({
+  multiplier: numberField(
+    DEFAULT_MULTIPLIER,
+    'Nova `[filter_scheduler] pci_weight_multiplier`; not negative',
+  ),
+  resourceClasses: nameListField(
+    'resource classes (or prefixes ending in `*`) counted as PCI devices; default `PCI_DEVICE`, `SRIOV_NET_VF`, `CUSTOM_SRIOV_NET_PF`, `CUSTOM_PCI_*`',
+  ),
+});
+/** The configuration schema; its keys are the configuration keys (any other stops start-up). */
+export const configSchema = () => CONFIG;
+/** Configuration keys: `multiplier` (Nova's `pci_weight_multiplier`), `resourceClasses`. */
+export const CONFIG_KEYS = configKeys(CONFIG);
+
 /**
  * Creates the weigher. Config: `multiplier` (default 1.0, not negative, as Nova's option),
  * `resourceClasses` (default DEFAULT_RESOURCE_CLASSES).
  * @throws Error for a negative or non-numeric multiplier or a malformed class list.
  */
-export const create: WeigherFactory = (config, handle) => {
-  const multiplier = readNumberOrThrow(handle, 'multiplier', DEFAULT_MULTIPLIER);
+export const create: WeigherFactory = withConfig(CONFIG, (config) => {
+  const multiplier = config.multiplier;
   if (multiplier < 0) {
     throw new Error(
       `${NAME}: config "multiplier" must not be negative (Nova: min 0.0), got ${multiplier}`,
@@ -67,7 +86,7 @@ export const create: WeigherFactory = (config, handle) => {
   const classes =
     config.resourceClasses === undefined
       ? DEFAULT_RESOURCE_CLASSES
-      : readStringListOrThrow(handle, 'resourceClasses');
+      : nameList(config.resourceClasses);
   if (!classes.every((c) => PATTERN.test(c))) {
     throw new Error(
       `${NAME}: config "resourceClasses" must be resource class names or prefixes ending in *, got ${JSON.stringify(classes)}`,
@@ -81,4 +100,4 @@ export const create: WeigherFactory = (config, handle) => {
     multiplierMetadataKey: MULTIPLIER_KEY,
     weigh: (host) => MAX_DEVS - Math.min(freeDevices(host, isPci), MAX_DEVS - 1),
   };
-};
+});

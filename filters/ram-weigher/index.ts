@@ -1,14 +1,16 @@
 // RAMWeigher: weighs hosts by free MEMORY_MB on the tree as Nova's `free_ram_mb` counts it,
 // `total - reserved - used` (no allocation ratio), with Nova's minval 0; positive multiplier
 // spreads, negative packs (upstream: nova/scheduler/weights/ram.py).
-import { capacityWeigher, physicalFree } from '../capacity';
+import { configKeys } from '../../src/scheduler/helpers';
+import { CAPACITY_WEIGHER_CONFIG, capacityWeigher, physicalFree } from '../capacity';
 
 /** Nova-compatible name, as written in `enabledWeighers`. */
 export const NAME = 'RAMWeigher';
 /** Plugin kind. */
 export const kind = 'weigher';
-/** Configuration keys (`multiplier`); any other key stops start-up. */
-export const CONFIG_KEYS: readonly string[] = ['multiplier'];
+/** The configuration schema (`multiplier`); any other key stops start-up. */
+export const configSchema = () => CAPACITY_WEIGHER_CONFIG;
+export const CONFIG_KEYS = configKeys(CAPACITY_WEIGHER_CONFIG);
 
 /** Resource class weighed. */
 export const RESOURCE_CLASS = 'MEMORY_MB';

@@ -6,15 +6,13 @@
 // request carries none (Nova skips `is_bfv` requests, and the image metadata Nova builds from a
 // volume has no disk format). A format whose trait os-traits does not define (`rbd`, `lvm`, a
 // typo) requires nothing, as Nova, which logs an error: the explanation's note says so.
-import { readBooleanOrThrow } from '../../src/scheduler/helpers';
+import { booleanField, configKeys, pluginConfig, withConfig } from '../../src/scheduler/helpers';
 import type { AmendFactory, RequestAmendment } from '../../src/scheduler/plugin-api';
 
 /** Nova's function name, as written in `enabledFilters`. */
 export const NAME = 'require_image_type_support';
 /** Plugin kind (a pre-candidate hook: it judges no host). */
 export const kind = 'filter';
-/** Configuration keys: Nova's `[scheduler] query_placement_for_image_type_support`. */
-export const CONFIG_KEYS: readonly string[] = ['queryPlacementForImageTypeSupport'];
 
 /** The extra spec holding the image's disk format. */
 export const DISK_FORMAT_KEY = 'image:disk_format';
@@ -46,13 +44,24 @@ export function imageTypeAmendment(diskFormat: string | undefined): RequestAmend
   return { rootRequiredTraits: [[trait]], note: `required root trait ${trait}` };
 }
 
+const CONFIG = pluginConfig({
+  queryPlacementForImageTypeSupport: booleanField(
+    true,
+    'Nova `[scheduler] query_placement_for_image_type_support`; false turns the hook off',
+  ),
+});
+/** The configuration schema; its keys are the configuration keys (any other stops start-up). */
+export const configSchema = () => CONFIG;
+/** Configuration keys: Nova's `[scheduler] query_placement_for_image_type_support`. */
+export const CONFIG_KEYS = configKeys(CONFIG);
+
 /**
  * Creates the hook. Config: `queryPlacementForImageTypeSupport` (default true: listing the plugin
  * turns it on; false turns it off, e.g. in one profile).
  * @throws Error when it is not a boolean.
  */
-export const create: AmendFactory = (_config, handle) => {
-  const enabled = readBooleanOrThrow(handle, 'queryPlacementForImageTypeSupport', true);
+export const create: AmendFactory = withConfig(CONFIG, (config) => {
+  const enabled = config.queryPlacementForImageTypeSupport;
   return {
     name: NAME,
     kind,
@@ -60,4 +69,4 @@ export const create: AmendFactory = (_config, handle) => {
     onError: 'closed',
     amendRequest: (req) => (enabled ? imageTypeAmendment(req.extraSpecs[DISK_FORMAT_KEY]) : null),
   };
-};
+});

@@ -2,18 +2,20 @@
 // member_of / member_of=!in: (upstream: nova-specs negative-aggregate-membership, "developer impact"
 // flow with [scheduler]placement_req_required_member_prefix / placement_req_default_forbidden_member_prefix).
 
-import { readStringListOrThrow, splitMetadataValue } from '../../src/scheduler/helpers';
+import {
+  configKeys,
+  nameList,
+  nameListField,
+  pluginConfig,
+  splitMetadataValue,
+  withConfig,
+} from '../../src/scheduler/helpers';
 import type { AggregateView, AmendFactory, RequestAmendment } from '../../src/scheduler/plugin-api';
 
 /** Name as written in `enabledFilters` (no Nova class; Blazar's post-filter is BlazarFilter). */
 export const NAME = 'ReservationFilter';
 /** Plugin kind. */
 export const kind = 'filter';
-/** Configuration keys; any other key stops start-up. */
-export const CONFIG_KEYS: readonly string[] = [
-  'requiredMemberPrefix',
-  'defaultForbiddenMemberPrefix',
-];
 
 /** Unsatisfiable: the request names a reservation no aggregate carries. */
 export const REASON_NO_RESERVATION_AGGREGATE = 'no aggregate carries the requested reservation';
@@ -27,14 +29,27 @@ function hasValue(aggregate: AggregateView, key: string, value: string): boolean
   return raw !== undefined && splitMetadataValue(raw).includes(value.trim());
 }
 
+const CONFIG = pluginConfig({
+  requiredMemberPrefix: nameListField(
+    'an extra spec whose key starts with one (`reservation:`) needs an aggregate with that key and value',
+  ),
+  defaultForbiddenMemberPrefix: nameListField(
+    'aggregates with a metadata key starting with one are forbidden to requests without such an extra spec',
+  ),
+});
+/** The configuration schema; its keys are the configuration keys (any other stops start-up). */
+export const configSchema = () => CONFIG;
+/** Configuration keys; any other key stops start-up. */
+export const CONFIG_KEYS = configKeys(CONFIG);
+
 /**
  * Creates the filter. Config: `requiredMemberPrefix` and `defaultForbiddenMemberPrefix`, each a
  * string or a list of strings (e.g. `'reservation:'`); either may be omitted.
  * @throws Error when a prefix is not a non-empty string.
  */
-export const create: AmendFactory = (_config, handle) => {
-  const required = readStringListOrThrow(handle, 'requiredMemberPrefix');
-  const forbidden = readStringListOrThrow(handle, 'defaultForbiddenMemberPrefix');
+export const create: AmendFactory = withConfig(CONFIG, (config) => {
+  const required = nameList(config.requiredMemberPrefix);
+  const forbidden = nameList(config.defaultForbiddenMemberPrefix);
   return {
     name: NAME,
     kind,
@@ -71,4 +86,4 @@ export const create: AmendFactory = (_config, handle) => {
       return { memberOf, forbiddenAggregates, note: note.join('; ') };
     },
   };
-};
+});

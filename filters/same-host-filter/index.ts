@@ -2,15 +2,18 @@
 // those instances pass; without it every host passes (upstream: nova/scheduler/filters/
 // affinity_filter.py SameHostFilter). berth's "instances on a host" are the consumers with
 // allocations in the host's provider tree (request.instanceHosts).
-import { hostsOfHintedInstances } from '../../src/scheduler/helpers';
+import { configKeys, hostsOfHintedInstances, pluginConfig } from '../../src/scheduler/helpers';
 import type { FilterFactory } from '../../src/scheduler/plugin-api';
 
 /** Nova-compatible name, as written in `enabledFilters`. */
 export const NAME = 'SameHostFilter';
 /** Plugin kind. */
 export const kind = 'filter';
+const CONFIG = pluginConfig({});
+/** The configuration schema: empty (any key stops start-up). */
+export const configSchema = () => CONFIG;
 /** Takes no configuration: any key given for it stops start-up. */
-export const CONFIG_KEYS: readonly string[] = [];
+export const CONFIG_KEYS = configKeys(CONFIG);
 
 /** The scheduler hint read. */
 export const HINT = 'same_host';

@@ -5,14 +5,18 @@
 // writes the claim, so racing schedulers cannot split the group. A moving member's own host is not
 // a group host (Nova's instance_group.hosts includes it, nova/scheduler/utils.py:1192 with
 // objects/instance_group.py get_hosts: a lone member could then only stay where it is).
+import { configKeys, pluginConfig } from '../../src/scheduler/helpers';
 import type { FilterFactory } from '../../src/scheduler/plugin-api';
 
 /** Nova-compatible name, as written in `enabledFilters`. */
 export const NAME = 'ServerGroupAffinityFilter';
 /** Plugin kind. */
 export const kind = 'filter';
+const CONFIG = pluginConfig({});
+/** The configuration schema: empty (any key stops start-up). */
+export const configSchema = () => CONFIG;
 /** Takes no configuration: any key given for it stops start-up. */
-export const CONFIG_KEYS: readonly string[] = [];
+export const CONFIG_KEYS = configKeys(CONFIG);
 
 /** Rejection: the group's members run elsewhere. */
 export const REASON_NOT_GROUP_HOST = 'runs no member of the affinity server group';

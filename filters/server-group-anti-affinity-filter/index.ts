@@ -5,14 +5,18 @@
 // policy when it writes the claim, so racing schedulers never put two members on one host. A
 // moving member does not count against its own host, but that host gets no exemption either (Nova
 // passes it whatever else runs there, affinity_filter.py:98-99; the claim-time check would not).
+import { configKeys, pluginConfig } from '../../src/scheduler/helpers';
 import type { FilterFactory } from '../../src/scheduler/plugin-api';
 
 /** Nova-compatible name, as written in `enabledFilters`. */
 export const NAME = 'ServerGroupAntiAffinityFilter';
 /** Plugin kind. */
 export const kind = 'filter';
+const CONFIG = pluginConfig({});
+/** The configuration schema: empty (any key stops start-up). */
+export const configSchema = () => CONFIG;
 /** Takes no configuration: any key given for it stops start-up. */
-export const CONFIG_KEYS: readonly string[] = [];
+export const CONFIG_KEYS = configKeys(CONFIG);
 
 /** Rejection: the host already runs as many members as the group allows. */
 export const REASON_GROUP_FULL = 'already runs';

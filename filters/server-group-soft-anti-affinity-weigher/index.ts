@@ -1,7 +1,7 @@
 // ServerGroupSoftAntiAffinityWeigher: for a request into a `soft-anti-affinity` server group, a
 // host weighs minus the number of members it runs, so members spread where they can (upstream:
 // nova/scheduler/weights/affinity.py ServerGroupSoftAntiAffinityWeigher). 0 for every host otherwise.
-import { CONFIG_KEYS, serverGroupWeigher } from '../server-group/index';
+import { CONFIG_KEYS, configSchema, serverGroupWeigher } from '../server-group/index';
 
 /** Nova-compatible name, as written in `enabledWeighers`. */
 export const NAME = 'ServerGroupSoftAntiAffinityWeigher';
@@ -11,7 +11,7 @@ export const kind = 'weigher';
  * Configuration keys: `multiplier` (Nova's `soft_anti_affinity_weight_multiplier`) and
  * `countMovingMembers` (count a moving member on its current host, as Nova does; default false).
  */
-export { CONFIG_KEYS };
+export { CONFIG_KEYS, configSchema };
 
 /** Aggregate metadata key overriding the multiplier per host (Nova's name). */
 export const MULTIPLIER_KEY = 'soft_anti_affinity_weight_multiplier';

@@ -4,11 +4,27 @@
 // multiplier for both; so does berth. During a move Nova also counts the moving instance on the
 // host it runs on (`host_state.instances` includes it); berth does not unless configured to
 // (`countMovingMembers`): a member is not its own neighbour.
-import { readBooleanOrThrow, readNumberOrThrow } from '../../src/scheduler/helpers';
+import {
+  booleanField,
+  configKeys,
+  numberField,
+  pluginConfig,
+  withConfig,
+} from '../../src/scheduler/helpers';
 import type { ServerGroupView, WeigherFactory } from '../../src/scheduler/plugin-api';
 
+/** The configuration of both weighers. */
+export const SERVER_GROUP_WEIGHER_CONFIG = pluginConfig({
+  multiplier: numberField(1, 'how strongly members are drawn together or apart; not negative'),
+  countMovingMembers: booleanField(
+    false,
+    "count the request's own moving members on their current hosts, as Nova does",
+  ),
+});
+/** The configuration schema of both weighers; its keys are the configuration keys. */
+export const configSchema = () => SERVER_GROUP_WEIGHER_CONFIG;
 /** Configuration keys of both weighers. */
-export const CONFIG_KEYS: readonly string[] = ['multiplier', 'countMovingMembers'];
+export const CONFIG_KEYS = configKeys(SERVER_GROUP_WEIGHER_CONFIG);
 
 /** What distinguishes the two weighers. */
 export interface ServerGroupWeigherSpec {
@@ -33,14 +49,14 @@ export function membersOn(group: ServerGroupView, host: string, countMoving: boo
  * @throws Error for a negative or non-numeric multiplier, or a non-boolean `countMovingMembers`.
  */
 export function serverGroupWeigher(spec: ServerGroupWeigherSpec): WeigherFactory {
-  return (_config, handle) => {
-    const multiplier = readNumberOrThrow(handle, 'multiplier', 1);
+  return withConfig(SERVER_GROUP_WEIGHER_CONFIG, (config) => {
+    const multiplier = config.multiplier;
     if (multiplier < 0) {
       throw new Error(
         `${spec.name}: config "multiplier" must not be negative (got ${multiplier}); the policy says which way members go`,
       );
     }
-    const countMoving = readBooleanOrThrow(handle, 'countMovingMembers', false);
+    const countMoving = config.countMovingMembers;
     return {
       name: spec.name,
       kind: 'weigher',
@@ -53,5 +69,5 @@ export function serverGroupWeigher(spec: ServerGroupWeigherSpec): WeigherFactory
         return members === 0 ? 0 : spec.sign * members;
       },
     };
-  };
+  });
 }

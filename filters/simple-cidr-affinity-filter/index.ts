@@ -5,6 +5,7 @@
 // provider's trait CUSTOM_HOST_IP_<address, `.` and `:` written `_`> (CUSTOM_HOST_IP_10_8_1_1;
 // filters/host-state/ip.ts). A host without one fails (Nova cannot compare a missing IP either).
 // `cidr` is `/<prefix length>` or, for IPv4, `/<netmask>`, as netaddr reads it.
+import { configKeys, pluginConfig } from '../../src/scheduler/helpers';
 import type { FilterFactory } from '../../src/scheduler/plugin-api';
 import {
   HOST_IP_TRAIT_PREFIX,
@@ -18,8 +19,11 @@ import {
 export const NAME = 'SimpleCIDRAffinityFilter';
 /** Plugin kind. */
 export const kind = 'filter';
+const CONFIG = pluginConfig({});
+/** The configuration schema: empty (any key stops start-up). */
+export const configSchema = () => CONFIG;
 /** Takes no configuration: any key given for it stops start-up. */
-export const CONFIG_KEYS: readonly string[] = [];
+export const CONFIG_KEYS = configKeys(CONFIG);
 
 /** The hint naming the address to build near. */
 export const HOST_IP_HINT = 'build_near_host_ip';

@@ -11,7 +11,7 @@
 // except for two names Nova 26 builds wrongly: armv7l needs HW_ARCH_ARMV7 (Nova: HW_ARCH_ARMV7L)
 // and hw_viommu_model needs COMPUTE_VIOMMU_MODEL_<M> (Nova: COMPUTE_VIOMMU_<M>), the traits
 // os-traits defines for those values and Nova's libvirt driver reports.
-import { readBooleanOrThrow } from '../../src/scheduler/helpers';
+import { booleanField, configKeys, pluginConfig, withConfig } from '../../src/scheduler/helpers';
 import type { AmendFactory, RequestAmendment } from '../../src/scheduler/plugin-api';
 import { ARCH_TRAITS, canonicalArch } from '../image-properties-filter/index';
 
@@ -19,8 +19,6 @@ import { ARCH_TRAITS, canonicalArch } from '../image-properties-filter/index';
 export const NAME = 'transform_image_metadata';
 /** Plugin kind (a pre-candidate hook: it judges no host). */
 export const kind = 'filter';
-/** Configuration keys: Nova's `[scheduler] image_metadata_prefilter`. */
-export const CONFIG_KEYS: readonly string[] = ['imageMetadataPrefilter'];
 
 /** The extra-spec scope image properties are given under. */
 export const SCOPE = 'image:';
@@ -149,13 +147,24 @@ export function imageMetadataAmendment(
       };
 }
 
+const CONFIG = pluginConfig({
+  imageMetadataPrefilter: booleanField(
+    true,
+    'Nova `[scheduler] image_metadata_prefilter`; false turns the hook off',
+  ),
+});
+/** The configuration schema; its keys are the configuration keys (any other stops start-up). */
+export const configSchema = () => CONFIG;
+/** Configuration keys: Nova's `[scheduler] image_metadata_prefilter`. */
+export const CONFIG_KEYS = configKeys(CONFIG);
+
 /**
  * Creates the hook. Config: `imageMetadataPrefilter` (default true: listing the plugin turns it
  * on; false turns it off, e.g. in one profile).
  * @throws Error when it is not a boolean.
  */
-export const create: AmendFactory = (_config, handle) => {
-  const enabled = readBooleanOrThrow(handle, 'imageMetadataPrefilter', true);
+export const create: AmendFactory = withConfig(CONFIG, (config) => {
+  const enabled = config.imageMetadataPrefilter;
   return {
     name: NAME,
     kind,
@@ -163,4 +172,4 @@ export const create: AmendFactory = (_config, handle) => {
     onError: 'closed',
     amendRequest: (req) => (enabled ? imageMetadataAmendment(req.extraSpecs) : null),
   };
-};
+});

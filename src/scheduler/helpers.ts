@@ -245,3 +245,20 @@ export function hostsOfHintedInstances(
   }
   return new Set(instances.flatMap((u) => req.instanceHosts[u] ?? []));
 }
+
+export {
+  booleanField,
+  checkedField,
+  choiceField,
+  configKeys,
+  countField,
+  nameListField,
+  numberField,
+  pluginConfig,
+  withConfig,
+} from './plugin-config';
+
+/** A `nameListField` value as a list (`[]` when unset). */
+export function nameList(value: string | readonly string[] | undefined): readonly string[] {
+  return value === undefined ? [] : typeof value === 'string' ? [value] : value;
+}

@@ -1,5 +1,6 @@
 // Scheduler plugin API, types only (upstream: nova/scheduler/filters/__init__.py, weights/__init__.py,
 // request_filter.py; shape from the Kubernetes scheduler framework: PreFilter / Filter / Score).
+import type { z } from 'zod';
 import type { CandidateRequest } from '../placement/allocation-candidates/request';
 import type { InventoryLimits } from '../placement/types';
 
@@ -253,19 +254,39 @@ export type SchedulerPlugin = FilterStage | WeigherPlugin<unknown>;
  * {@link WeigherFactory} (type-only imports: a compiled plugin needs nothing from berth at run time)
  * and callers and tests get the plugin's own type, without casts.
  */
-export type PluginFactory<P extends SchedulerPlugin = SchedulerPlugin> = (
-  config: Readonly<Record<string, unknown>>,
-  handle: PluginHandle,
-) => P;
+export type PluginFactory<
+  P extends SchedulerPlugin = SchedulerPlugin,
+  C = Readonly<Record<string, unknown>>,
+> = (config: C, handle: PluginHandle) => P;
 
-/** A host filter's factory (`export const create: FilterFactory = (config, handle) => ({ ... })`). */
-export type FilterFactory<S = void> = PluginFactory<FilterPlugin<S>>;
+/**
+ * A host filter's factory (`export const create: FilterFactory = (config, handle) => ({ ... })`).
+ * `C`: the configuration `create` is given, `ConfigOf<typeof configSchema>` with a schema.
+ */
+export type FilterFactory<S = void, C = Readonly<Record<string, unknown>>> = PluginFactory<
+  FilterPlugin<S>,
+  C
+>;
 
 /** A pre-candidate hook's factory. */
-export type AmendFactory = PluginFactory<AmendPlugin>;
+export type AmendFactory<C = Readonly<Record<string, unknown>>> = PluginFactory<AmendPlugin, C>;
 
 /** A weigher's factory. */
-export type WeigherFactory<S = void> = PluginFactory<WeigherPlugin<S>>;
+export type WeigherFactory<S = void, C = Readonly<Record<string, unknown>>> = PluginFactory<
+  WeigherPlugin<S>,
+  C
+>;
+
+/**
+ * A plugin's configuration schema, built with the zod berth hands it (so the compiled plugin needs
+ * no zod of its own): `export const configSchema: ConfigSchema = (z) => z.object({ ... })`. The
+ * registry takes its keys as the plugin's configuration keys, and checks the configuration against
+ * it (defaults filled in) before `create` is called with the result.
+ */
+export type ConfigSchema = (zod: typeof z) => z.ZodObject<z.ZodRawShape>;
+
+/** The configuration `create` is given for a schema (`FilterFactory<void, ConfigOf<typeof configSchema>>`). */
+export type ConfigOf<S extends ConfigSchema> = z.output<ReturnType<S>>;
 
 /** The shape of a plugin module (built-in folder or operator `.js` file). */
 export interface PluginModule {
@@ -278,4 +299,6 @@ export interface PluginModule {
    * Unset: any keys are passed through unchecked.
    */
   readonly CONFIG_KEYS?: readonly string[];
+  /** The configuration schema (its keys are the configuration keys); see {@link ConfigSchema}. */
+  readonly configSchema?: ConfigSchema;
 }

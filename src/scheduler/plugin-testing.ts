@@ -3,7 +3,14 @@
 // requests with `buildRequestSpec`, and plugins with `buildPlugin` as the registry does. Test code
 // only: nothing in berth's running code imports it.
 import { emptyRequestGroup, type RequestGroup } from '../placement/allocation-candidates/request';
-import type { RequestSpec, ServerGroupView } from './plugin-api';
+import type {
+  ConfigSchema,
+  PluginFactory,
+  RequestSpec,
+  SchedulerPlugin,
+  ServerGroupView,
+} from './plugin-api';
+import { parsePluginConfig, schemaOf } from './plugin-config';
 import { assembleHostView, type HostViewInput } from './state/host-view';
 
 export type { HostViewInput, InventoryInput, ProviderInput } from './state/host-view';
@@ -45,4 +52,24 @@ export function buildRequestSpec(input: RequestSpecInput = {}): RequestSpec {
     ...(input.availabilityZone === undefined ? {} : { availabilityZone: input.availabilityZone }),
     ...(input.serverGroup === undefined ? {} : { serverGroup: input.serverGroup }),
   };
+}
+
+/**
+ * A plugin module's `create` called as the registry calls it: the configuration checked against
+ * the module's `configSchema` (when it has one; defaults filled in), a silent log.
+ * @throws Error `<NAME>: config "<key>" …` for a configuration the schema refuses, or what
+ *   `create` throws.
+ */
+export function buildPlugin<P extends SchedulerPlugin, C>(
+  module: {
+    readonly NAME: string;
+    readonly create: PluginFactory<P, C>;
+    readonly configSchema?: ConfigSchema;
+  },
+  config: Readonly<Record<string, unknown>> = {},
+): P {
+  const checked = module.configSchema
+    ? parsePluginConfig(schemaOf(module.configSchema), module.NAME, config)
+    : config;
+  return module.create(checked as C, { name: module.NAME, config: checked, log: () => {} });
 }

@@ -1,9 +1,14 @@
 // Table test for the example HostMaintenanceFilter plugin.
-import { buildHostView, buildRequestSpec } from '../../../src/scheduler/plugin-testing';
-import { create, NAME, REASON_IN_MAINTENANCE } from './index';
+import {
+  buildHostView,
+  buildPlugin,
+  buildRequestSpec,
+} from '../../../src/scheduler/plugin-testing';
+import * as maintenance from './index';
+import { NAME, REASON_IN_MAINTENANCE } from './index';
 
-const config = { exemptProjects: ['ops'] };
-const plugin = create(config, { name: NAME, config, log: () => {} });
+// Built as berth builds it: the configuration checked against the schema, then create().
+const plugin = buildPlugin(maintenance, { exemptProjects: ['ops'] });
 
 interface Case {
   readonly name: string;
@@ -67,9 +72,8 @@ describe(NAME, () => {
   });
 
   it('rejects an exemptProjects that is not a list of strings', () => {
-    const bad = { exemptProjects: 'ops' };
-    expect(() => create(bad, { name: NAME, config: bad, log: () => {} })).toThrow(
-      'exemptProjects must be a list of project ids',
+    expect(() => buildPlugin(maintenance, { exemptProjects: 'ops' })).toThrow(
+      `${NAME}: config "exemptProjects" must be a list of project ids`,
     );
   });
 });

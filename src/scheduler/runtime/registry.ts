@@ -12,6 +12,7 @@ import type {
   SchedulerPlugin,
   WeigherPlugin,
 } from '../plugin-api';
+import { configKeys, parsePluginConfig, schemaOf } from '../plugin-config';
 import { isHostFilter } from './filter-stage';
 import { errorMessage } from './isolation';
 import { loadErrorLocation, loadErrorSource } from './load-error';
@@ -102,7 +103,21 @@ export function toPluginModuleOrThrow(value: unknown, source: string): PluginMod
       `${source}: plugin ${mod.NAME} must export a create(config, handle) function`,
     );
   }
-  const keys = mod.CONFIG_KEYS;
+  const schema = mod.configSchema;
+  if (schema !== undefined && typeof schema !== 'function') {
+    throw new SchedulerConfigError(
+      `${source}: plugin ${mod.NAME}: configSchema must be a function (z) => z.object({...}) when exported`,
+    );
+  }
+  let keys = mod.CONFIG_KEYS;
+  if (schema !== undefined) {
+    try {
+      // The schema's keys are the configuration keys (a CONFIG_KEYS export beside it is ignored).
+      keys = configKeys(schemaOf(schema as PluginModule['configSchema'] & {}));
+    } catch (err) {
+      throw new SchedulerConfigError(`${source}: plugin ${mod.NAME}: ${errorMessage(err)}`);
+    }
+  }
   if (keys !== undefined && !(Array.isArray(keys) && keys.every((k) => typeof k === 'string'))) {
     throw new SchedulerConfigError(
       `${source}: plugin ${mod.NAME}: CONFIG_KEYS must be a list of strings when exported`,
@@ -113,6 +128,7 @@ export function toPluginModuleOrThrow(value: unknown, source: string): PluginMod
     kind: mod.kind,
     create: mod.create as PluginModule['create'],
     ...(keys === undefined ? {} : { CONFIG_KEYS: Object.freeze([...(keys as string[])]) }),
+    ...(schema === undefined ? {} : { configSchema: schema as PluginModule['configSchema'] & {} }),
   };
 }
 
@@ -192,7 +208,17 @@ function instantiate(
   logger: SchedulerLogger,
 ): SchedulerPlugin {
   const name = entry.module.NAME;
-  const pluginConfig = config.plugins?.[name] ?? {};
+  let pluginConfig = config.plugins?.[name] ?? {};
+  const schema = entry.module.configSchema;
+  if (schema !== undefined) {
+    try {
+      pluginConfig = parsePluginConfig(schemaOf(schema), name, pluginConfig);
+    } catch (err) {
+      throw new SchedulerConfigError(
+        `scheduler plugin ${name} (${entry.source}) failed to start: ${errorMessage(err)}`,
+      );
+    }
+  }
   const handle: PluginHandle = {
     name,
     config: pluginConfig,

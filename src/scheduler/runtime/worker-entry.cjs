@@ -83,7 +83,20 @@ function loadAll(files) {
       };
     }
     const isObject = mod !== null && typeof mod === 'object';
-    const keys = isObject ? mod.CONFIG_KEYS : undefined;
+    let keys = isObject ? mod.CONFIG_KEYS : undefined;
+    if (isObject && typeof mod.configSchema === 'function') {
+      // The schema's keys are the configuration keys (as the registry reads them inline).
+      try {
+        keys = Object.keys(schemaOf(mod).shape);
+      } catch (err) {
+        return {
+          file,
+          ok: false,
+          message: `plugin ${String(mod.NAME)}: ${errorMessage(err)}`,
+          stack: '',
+        };
+      }
+    }
     const primitive = (v) => (v === null || typeof v !== 'object' ? v : String(v));
     if (isObject && typeof mod.NAME === 'string') {
       modules.set(mod.NAME, mod);
@@ -122,13 +135,43 @@ function log(plugin, msg, fields) {
   }
 }
 
+/** A module's configuration schema, built with berth's zod (src/scheduler/plugin-config.ts). */
+function schemaOf(mod) {
+  const schema = mod.configSchema(require('zod').z);
+  if (
+    schema === null ||
+    typeof schema !== 'object' ||
+    typeof schema.safeParse !== 'function' ||
+    !schema.shape
+  ) {
+    throw new Error('configSchema(z) must return z.object({...})');
+  }
+  return schema;
+}
+
+/** `config` checked against the module's schema, defaults filled in (as parsePluginConfig). */
+function checkedConfig(mod, name, config) {
+  if (typeof mod.configSchema !== 'function') {
+    return config;
+  }
+  const result = schemaOf(mod).safeParse(config);
+  if (result.success) {
+    return result.data;
+  }
+  const issue = result.error.issues[0];
+  const key = issue.path.map(String).join('.');
+  throw new Error(
+    key === '' ? `${name}: config ${issue.message}` : `${name}: config "${key}" ${issue.message}`,
+  );
+}
+
 /** Creates one plugin instance; returns the settings the main thread's proxy copies. */
 function create(id, name, config) {
   const mod = modules.get(name);
   if (mod === undefined) {
     throw new Error(`no plugin module named ${name} in this worker`);
   }
-  const frozen = deepFreeze(structuredClone(config));
+  const frozen = deepFreeze(structuredClone(checkedConfig(mod, name, config)));
   const plugin = mod.create(frozen, {
     name,
     config: frozen,

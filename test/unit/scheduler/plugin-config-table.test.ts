@@ -6,11 +6,11 @@ import { builtinPlugins } from '../../../filters/registry';
 import { configTable } from '../../../src/scheduler/plugin-config';
 
 const PAGE = join(__dirname, '../../../docs/scheduler-plugins.md');
-const START = '<!-- config-table: generated from the plugins\' configSchema -->\n';
+const START = "<!-- config-table: generated from the plugins' configSchema -->\n";
 const END = '\n<!-- end config-table -->';
 
 describe('docs/scheduler-plugins.md configuration table', () => {
-  it('is generated from every built-in plugin\'s configuration schema', () => {
+  it("is generated from every built-in plugin's configuration schema", () => {
     const page = readFileSync(PAGE, 'utf8');
     const from = page.indexOf(START);
     const to = page.indexOf(END, from);
@@ -25,7 +25,7 @@ describe('docs/scheduler-plugins.md configuration table', () => {
     expect(shown).toBe(wanted);
   });
 
-  it('takes every built-in plugin\'s keys from its schema', () => {
+  it("takes every built-in plugin's keys from its schema", () => {
     for (const module of builtinPlugins) {
       expect(module.configSchema).toBeDefined();
     }

@@ -14,7 +14,7 @@ import {
   checkedField,
   configKeys,
   pluginConfig,
-  readBooleanOrThrow,
+  withConfig,
 } from '../../src/scheduler/helpers';
 import type { AggregateView, FilterFactory, PluginHandle } from '../../src/scheduler/plugin-api';
 
@@ -71,9 +71,9 @@ export const CONFIG_KEYS = configKeys(CONFIG);
  * Creates the filter; `defaultAvailabilityZone` is the zone of hosts in no zone aggregate,
  * `zoneAggregatesByExactValue` (default false) narrows the query as Nova's request filter does.
  */
-export const create: FilterFactory = (_config, handle) => {
+export const create: FilterFactory = withConfig(CONFIG, (config, handle) => {
   const fallback = defaultZone(handle);
-  const exact = readBooleanOrThrow(handle, 'zoneAggregatesByExactValue', false);
+  const exact = config.zoneAggregatesByExactValue;
   return {
     name: NAME,
     kind,
@@ -119,4 +119,4 @@ export const create: FilterFactory = (_config, handle) => {
       };
     },
   };
-};
+});

@@ -8,12 +8,13 @@
 // weighs `weightOfUnavailable` (default -10000), unless that metric's ratio times the host's
 // multiplier is 0.
 import {
+  booleanField,
   checkedField,
   configKeys,
+  numberField,
   pluginConfig,
-  readBooleanOrThrow,
-  readNumberOrThrow,
   resolveMultiplier,
+  withConfig,
 } from '../../src/scheduler/helpers';
 import type { WeigherFactory } from '../../src/scheduler/plugin-api';
 import { describeUnavailable, readMetric, readWeightSettingOrThrow } from '../host-state/metrics';
@@ -31,24 +32,20 @@ export const DEFAULT_MULTIPLIER = 1;
 export const DEFAULT_WEIGHT_OF_UNAVAILABLE = -10000;
 
 const CONFIG = pluginConfig({
-  multiplier: checkedField('number', '1.0', 'Nova `[metrics] weight_multiplier`', () => undefined),
+  multiplier: numberField(DEFAULT_MULTIPLIER, 'Nova `[metrics] weight_multiplier`'),
   weightSetting: checkedField(
     'list of `name=ratio` (or one comma-separated string)',
     'none',
     'Nova `[metrics] weight_setting`',
     () => undefined,
   ),
-  required: checkedField(
-    'boolean',
-    'true',
+  required: booleanField(
+    true,
     'Nova `[metrics] required`: a host lacking a metric drops the weigher for the request',
-    () => undefined,
   ),
-  weightOfUnavailable: checkedField(
-    'number',
-    '-10000.0',
+  weightOfUnavailable: numberField(
+    DEFAULT_WEIGHT_OF_UNAVAILABLE,
     'Nova `[metrics] weight_of_unavailable`',
-    () => undefined,
   ),
 });
 /** The configuration schema; its keys are the configuration keys (any other stops start-up). */
@@ -61,15 +58,11 @@ export const CONFIG_KEYS = configKeys(CONFIG);
  * `required` (default true), `weightOfUnavailable` (default -10000.0).
  * @throws Error for a malformed setting or a non-numeric / non-boolean option.
  */
-export const create: WeigherFactory = (_config, handle) => {
+export const create: WeigherFactory = withConfig(CONFIG, (config, handle) => {
   const setting = readWeightSettingOrThrow(handle);
-  const required = readBooleanOrThrow(handle, 'required', true);
-  const unavailable = readNumberOrThrow(
-    handle,
-    'weightOfUnavailable',
-    DEFAULT_WEIGHT_OF_UNAVAILABLE,
-  );
-  const multiplier = readNumberOrThrow(handle, 'multiplier', DEFAULT_MULTIPLIER);
+  const required = config.required;
+  const unavailable = config.weightOfUnavailable;
+  const multiplier = config.multiplier;
   return {
     name: NAME,
     kind,
@@ -91,4 +84,4 @@ export const create: WeigherFactory = (_config, handle) => {
       return value;
     },
   };
-};
+});

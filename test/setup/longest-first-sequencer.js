@@ -2,7 +2,7 @@
 // starting a four-minute file last. Jest's own sequencer does this from its cache of the last
 // run; on a fresh clone it has none and falls back to file size, which says little here (the
 // Keystone suite is short and slow). So a file's expected time comes from the cache when there is
-// one, else from test/setup/test-times.json (seconds per file from a run on PostgreSQL, written
+// one, else from test/setup/test-times.json (seconds per file from a run, written
 // by test/setup/slowest-files-reporter.js as test-results/test-times.json; copy it over to
 // refresh).
 const path = require('node:path');

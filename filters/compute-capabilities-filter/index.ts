@@ -10,14 +10,9 @@
 // as a missing capability does in Nova: for Ironic-style capabilities use traits (`trait:CUSTOM_X`).
 // Config `countMovesOn` (`both`, or `source` as Nova): where a moving consumer counts in
 // num_instances, num_io_ops and the stats (filters/host-counts).
-import { configKeys, matchExtraSpec, pluginConfig } from '../../src/scheduler/helpers';
+import { configKeys, matchExtraSpec, pluginConfig, withConfig } from '../../src/scheduler/helpers';
 import type { FilterFactory, HostView, Verdict } from '../../src/scheduler/plugin-api';
-import {
-  MOVE_COUNTING_KEY,
-  type MoveCounting,
-  moveCountingField,
-  readMoveCountingOrThrow,
-} from '../host-counts';
+import { MOVE_COUNTING_KEY, type MoveCounting, moveCountingField } from '../host-counts';
 import {
   FLOAT_ATTRIBUTES,
   hostStateValue,
@@ -122,8 +117,8 @@ export const configSchema = () => CONFIG;
 export const CONFIG_KEYS = configKeys(CONFIG);
 
 /** Creates the filter. @throws Error for an unknown `countMovesOn`. */
-export const create: FilterFactory<readonly Spec[]> = (_config, handle) => {
-  const moves = readMoveCountingOrThrow(handle);
+export const create: FilterFactory<readonly Spec[]> = withConfig(CONFIG, (config) => {
+  const moves = config[MOVE_COUNTING_KEY] as MoveCounting;
   return {
     name: NAME,
     kind,
@@ -139,4 +134,4 @@ export const create: FilterFactory<readonly Spec[]> = (_config, handle) => {
       return { fits: true };
     },
   };
-};
+});

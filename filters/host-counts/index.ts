@@ -17,7 +17,6 @@ import type {
   FilterPlugin,
   HostView,
   PluginFactory,
-  PluginHandle,
   WeigherPlugin,
 } from '../../src/scheduler/plugin-api';
 
@@ -40,17 +39,6 @@ export const moveCountingField = () =>
     'both',
     'where a consumer with a move in progress counts: `both` hosts, or its `source` only (Nova)',
   );
-
-/** Reads `countMovesOn` (default `both`). @throws Error for any other value. */
-export function readMoveCountingOrThrow(handle: PluginHandle): MoveCounting {
-  const value = handle.config[MOVE_COUNTING_KEY] ?? 'both';
-  if (value !== 'both' && value !== 'source') {
-    throw new Error(
-      `${handle.name}: config "${MOVE_COUNTING_KEY}" must be "both" or "source", got ${JSON.stringify(value)}`,
-    );
-  }
-  return value;
-}
 
 /** The count a plugin reads from a host, moves counted as `moves` says. */
 export type HostCount = (host: HostView, moves: MoveCounting) => number;

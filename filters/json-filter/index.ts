@@ -9,9 +9,9 @@
 // for the hint) rejects the host with the reason, where Nova fails the request. Config
 // `countMovesOn` (`both`, or `source` as Nova): where a moving consumer counts in `$num_instances`,
 // `$num_io_ops` and `$stats` (filters/host-counts).
-import { configKeys, pluginConfig } from '../../src/scheduler/helpers';
+import { configKeys, pluginConfig, withConfig } from '../../src/scheduler/helpers';
 import type { FilterFactory } from '../../src/scheduler/plugin-api';
-import { MOVE_COUNTING_KEY, moveCountingField, readMoveCountingOrThrow } from '../host-counts';
+import { MOVE_COUNTING_KEY, type MoveCounting, moveCountingField } from '../host-counts';
 import { hostStateValue, pyStr } from '../host-state';
 import { type Json, passes, problemOf, QueryError, readVariable, variablesOf } from './query';
 
@@ -68,8 +68,8 @@ export const configSchema = () => CONFIG;
 export const CONFIG_KEYS = configKeys(CONFIG);
 
 /** Creates the filter. @throws Error for an unknown `countMovesOn`. */
-export const create: FilterFactory<State> = (_config, handle) => {
-  const moves = readMoveCountingOrThrow(handle);
+export const create: FilterFactory<State> = withConfig(CONFIG, (config) => {
+  const moves = config[MOVE_COUNTING_KEY] as MoveCounting;
   return {
     name: NAME,
     kind,
@@ -104,4 +104,4 @@ export const create: FilterFactory<State> = (_config, handle) => {
       return { fits: false, reason: `${REASON_QUERY_FALSE}: ${host.name}${detail}` };
     },
   };
-};
+});

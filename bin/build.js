@@ -4,7 +4,7 @@
 //   node bin/build.js                   the complete, type-checked dist (`npm run build`: CI, bench,
 //                                       soak): tsc -p . (incremental, dist/.tsbuildinfo), then the
 //                                       console when its inputs changed
-//   node bin/build.js --transpile-only  what `npm start` needs (prestart): the server's sources
+//   node bin/build.js --transpile-only  what `npm start` needs (bin/start.js): the server's sources
 //                                       (src, migrations, filters, schema) transpiled by swc, each
 //                                       file only when its content changed, then the console when
 //                                       its inputs changed. Types are checked by `npm run typecheck`
@@ -232,4 +232,4 @@ if (require.main === module) {
   }
 }
 
-module.exports = { transpileChanged, consoleInputsHash, buildConsoleIfChanged, SERVER_DIRS };
+module.exports = { main, transpileChanged, consoleInputsHash, buildConsoleIfChanged, SERVER_DIRS };

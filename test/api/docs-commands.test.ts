@@ -22,7 +22,11 @@ const at = (c: Code) => `${c.page}:${c.line}`;
 
 /** Commands another test or CI step runs: `by` must contain `shows`. */
 const ELSEWHERE: readonly { command: RegExp; by: string; shows: string }[] = [
-  { command: /^npm install && npm start$/, by: 'test/cli/build.test.ts', shows: 'npm start' },
+  {
+    command: /^npm install && npm start$/,
+    by: 'test/cli/start.test.ts',
+    shows: "spawn('npm', ['start']",
+  },
   { command: /^npm test$/, by: '.ci/run', shows: 'npm test' },
   { command: /^npm run demo$/, by: 'test/cli/demo.test.ts', shows: "'demo'" },
   { command: /npx jest --maxWorkers=1 test\/deploy$/, by: 'package.json', shows: '/test/deploy"' },

@@ -1,4 +1,6 @@
 // The `berth` command line: serve, migrate, db reset, token, import, demo, version.
+// First: `berth serve` starts opening the embedded database while the rest loads.
+import './serve-early';
 import { migrateDatabase } from '../db/migrate';
 import 'reflect-metadata';
 import { Command } from 'commander';

@@ -4,7 +4,8 @@
 import type { Command } from 'commander';
 import type { WorkerIdentity } from '../app/app';
 import type { Config } from '../config/config';
-import { prepareServerDatabase, startEmbeddedEarly } from '../db/open';
+import { startEmbeddedEarly } from '../db/embedded-early';
+import { prepareServerDatabase } from '../db/open';
 import { CONSOLE_PREFIX } from '../http/console-assets';
 import { authSummary } from '../http/readiness';
 import { BERTH_VERSION } from '../lib/version';

@@ -2,13 +2,12 @@
 // it is unset. The server also migrates and seeds it; CLI commands connect through the same core
 // (src/cli/database.ts).
 
-import path from 'node:path';
 import type { DataSource } from 'typeorm';
 import type { Config } from '../config/config';
 import type { Logger } from '../observability/logger';
 import { createDataSource } from './data-source';
+import { serverPool, takeEarly, templateFor } from './embedded-early';
 import { type EmbeddedPg, startEmbeddedPg } from './embedded-pg';
-import { initialiseFromTemplate, templateCacheDir } from './embedded-template';
 import { migrateDatabase } from './migrate';
 import { seedStandard } from './seed';
 
@@ -30,8 +29,7 @@ export async function connectDatabase(
   pool: { readonly poolSize: number; readonly maxConnections: number },
   initialise?: (pgdata: string) => Promise<void>,
 ): Promise<ConnectedDatabase> {
-  const early = url ? undefined : startedEarly.get(path.resolve(dataDir));
-  startedEarly.delete(path.resolve(dataDir));
+  const early = url ? undefined : takeEarly(dataDir);
   const embedded = url
     ? undefined
     : await (early ??
@@ -45,40 +43,6 @@ export async function connectDatabase(
     throw err;
   }
   return { dataSource, url: target, embedded };
-}
-
-/** Embedded databases started by {@link startEmbeddedEarly}, by data directory, until taken. */
-const startedEarly = new Map<string, Promise<EmbeddedPg>>();
-
-function serverPool(config: Config) {
-  return { poolSize: config.dbPoolSize, maxConnections: config.dbPoolSize + 2 };
-}
-
-/** Fills a fresh embedded data directory from the migrated template (src/db/embedded-template.ts). */
-function templateFor(log: Logger): ((pgdata: string) => Promise<void>) | undefined {
-  const cache = templateCacheDir();
-  return cache
-    ? initialiseFromTemplate(cache, (err) =>
-        log.warn({ err, cache }, 'embedded PostgreSQL: no template; creating the database'),
-      )
-    : undefined;
-}
-
-/**
- * Starts the embedded database of `config` (none with DATABASE_URL) for {@link openServerDatabase}
- * to take: called by `berth serve` before it loads the server's modules, so PGlite opens in its
- * thread meanwhile. A failure surfaces where it is taken.
- */
-export function startEmbeddedEarly(config: Config, log: Logger): void {
-  if (config.databaseUrl) {
-    return;
-  }
-  const started = startEmbeddedPg(config.dataDir, {
-    maxConnections: serverPool(config).maxConnections,
-    initialise: templateFor(log),
-  });
-  started.catch(() => undefined);
-  startedEarly.set(path.resolve(config.dataDir), started);
 }
 
 /**

@@ -2,7 +2,7 @@
 // nova/weights.py normalize; the Kubernetes scheduler's helper/ package). The one module plugins
 // import helpers from: Nova's extra-spec operators live in extra-spec-ops.ts and are re-exported.
 import { emptyRequestGroup } from '../placement/allocation-candidates/request';
-import type { AggregateView, HostView, PluginHandle, RequestSpec } from './plugin-api';
+import type { AggregateView, HostView, RequestSpec } from './plugin-api';
 import { aggregateValuesFromKey, validateNumValues } from './runtime/aggregate-values';
 import { parseNovaFloat } from './runtime/extra-spec-ops';
 
@@ -186,49 +186,6 @@ export function freeCapacityWithOverride(
 /** The amount of one resource class the request asks for, summed over its groups. */
 export function requestedAmount(req: RequestSpec, resourceClass: string): number {
   return req.candidateRequest.groups.reduce((sum, g) => sum + (g.resources[resourceClass] ?? 0), 0);
-}
-
-/** A number from the plugin's configuration, or `fallback` when unset. @throws Error when it is not a finite number. */
-export function readNumberOrThrow(handle: PluginHandle, key: string, fallback: number): number {
-  const value = handle.config[key];
-  if (value === undefined) {
-    return fallback;
-  }
-  if (typeof value !== 'number' || !Number.isFinite(value)) {
-    throw new Error(
-      `${handle.name}: config "${key}" must be a finite number, got ${JSON.stringify(value)}`,
-    );
-  }
-  return value;
-}
-
-/** A boolean from the plugin's configuration, or `fallback` when unset. @throws Error when it is not a boolean. */
-export function readBooleanOrThrow(handle: PluginHandle, key: string, fallback: boolean): boolean {
-  const value = handle.config[key];
-  if (value === undefined) {
-    return fallback;
-  }
-  if (typeof value !== 'boolean') {
-    throw new Error(
-      `${handle.name}: config "${key}" must be true or false, got ${JSON.stringify(value)}`,
-    );
-  }
-  return value;
-}
-
-/** A string or list of non-empty strings from the plugin's configuration ([] when unset). @throws Error otherwise. */
-export function readStringListOrThrow(handle: PluginHandle, key: string): string[] {
-  const value = handle.config[key];
-  if (value === undefined) {
-    return [];
-  }
-  const list = Array.isArray(value) ? value : [value];
-  if (!list.every((v): v is string => typeof v === 'string' && v !== '')) {
-    throw new Error(
-      `${handle.name}: config "${key}" must be a non-empty string or a list of them, got ${JSON.stringify(value)}`,
-    );
-  }
-  return list;
 }
 
 /**

@@ -12,13 +12,11 @@ import {
   parseNovaFloat,
   parsePythonFloat,
   parsePythonInt,
-  readNumberOrThrow,
-  readStringListOrThrow,
   requestedAmount,
   resolveMultiplier,
   validateNumValues,
 } from '../../../src/scheduler/helpers';
-import type { AggregateView, PluginHandle } from '../../../src/scheduler/plugin-api';
+import type { AggregateView } from '../../../src/scheduler/plugin-api';
 import { buildHostView, buildRequestSpec } from '../../../src/scheduler/plugin-testing';
 
 describe('matchExtraSpec (extra_specs_ops.match)', () => {
@@ -324,28 +322,5 @@ describe('requestedAmount', () => {
     });
     expect(requestedAmount(spec, 'MEMORY_MB')).toBe(768);
     expect(requestedAmount(spec, 'DISK_GB')).toBe(0);
-  });
-});
-
-describe('plugin config readers', () => {
-  const handle = (config: Record<string, unknown>): PluginHandle => ({
-    name: 'P',
-    config,
-    log: () => {},
-  });
-
-  it('reads numbers with a fallback and rejects non-numbers', () => {
-    expect(readNumberOrThrow(handle({ m: -2 }), 'm', 1)).toBe(-2);
-    expect(readNumberOrThrow(handle({}), 'm', 1)).toBe(1);
-    expect(() => readNumberOrThrow(handle({ m: '2' }), 'm', 1)).toThrow(
-      'P: config "m" must be a finite number',
-    );
-  });
-
-  it('reads a string or a list of strings and rejects empty strings', () => {
-    expect(readStringListOrThrow(handle({ p: 'a:' }), 'p')).toEqual(['a:']);
-    expect(readStringListOrThrow(handle({ p: ['a:', 'b:'] }), 'p')).toEqual(['a:', 'b:']);
-    expect(readStringListOrThrow(handle({}), 'p')).toEqual([]);
-    expect(() => readStringListOrThrow(handle({ p: '' }), 'p')).toThrow('P: config "p"');
   });
 });

@@ -8,9 +8,7 @@
 const path = require('node:path');
 const Sequencer = require('@jest/test-sequencer').default;
 
-const expected = new Map(
-  require('./test-times.json').map((t) => [t.file, t.seconds * 1000]),
-);
+const expected = new Map(require('./test-times.json').map((t) => [t.file, t.seconds * 1000]));
 
 class LongestFirstSequencer extends Sequencer {
   time(test) {
@@ -18,7 +16,9 @@ class LongestFirstSequencer extends Sequencer {
     if (cached != null) {
       return cached;
     }
-    return expected.get(path.relative(test.context.config.rootDir, test.path).split(path.sep).join('/'));
+    return expected.get(
+      path.relative(test.context.config.rootDir, test.path).split(path.sep).join('/'),
+    );
   }
 }
 

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Config } from '../config/config';
 import type { Logger } from '../observability/logger';
 import { type EmbeddedPg, startEmbeddedPg } from './embedded-pg';
+import type * as Template from './embedded-template';
 
 /** Embedded databases started by {@link startEmbeddedEarly}, by data directory, until taken. */
 const startedEarly = new Map<string, Promise<EmbeddedPg>>();
@@ -22,7 +23,7 @@ export function serverPool(config: Pick<Config, 'dbPoolSize'>) {
  */
 export function templateFor(log: Pick<Logger, 'warn'>): (pgdata: string) => Promise<void> {
   return async (pgdata) => {
-    const template: typeof import('./embedded-template') = require('./embedded-template');
+    const template: typeof Template = require('./embedded-template');
     const cache = template.templateCacheDir();
     if (cache) {
       await template.initialiseFromTemplate(cache, (err) =>

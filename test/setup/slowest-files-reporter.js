@@ -20,7 +20,7 @@ class SlowestFilesReporter {
       .sort((a, b) => b.seconds - a.seconds);
     const dir = path.join(this.rootDir, 'test-results');
     fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, 'test-times.json'), `${JSON.stringify(times, null, 1)}\n`);
+    fs.writeFileSync(path.join(dir, 'test-times.json'), `${JSON.stringify(times, null, 2)}\n`);
     if (process.env.BERTH_TEST_TIMES === '0' || times.length < 2) {
       return;
     }

@@ -68,8 +68,3 @@ export function pyRepr(v: unknown, sortKeys = false): string {
   }
   return String(v);
 }
-
-/** Python's repr() of a list of strings, e.g. ['a', 'b']. */
-export function pyList(items: readonly string[]): string {
-  return pyRepr([...items]);
-}

@@ -32,13 +32,6 @@ export interface ExtenderArgs {
   readonly nodes: readonly Omit<HostView, 'allocationRequests'>[];
 }
 
-/** What a filter verb answers. Names may be host names or uuids. */
-export interface ExtenderFilterResult {
-  readonly nodeNames?: readonly string[];
-  readonly failedNodes?: Readonly<Record<string, string>>;
-  readonly error?: string;
-}
-
 function body(hosts: readonly HostView[], spec: RequestSpec): string {
   const args: ExtenderArgs = {
     spec,

@@ -131,11 +131,3 @@ export function guard<T>(
   }
   return settle(budget, start, result);
 }
-
-/** `guard` awaited. */
-export async function guardAsync<T>(
-  budget: Budget,
-  call: () => T | PromiseLike<T>,
-): Promise<Outcome<T>> {
-  return guard(budget, call);
-}

@@ -1,10 +1,5 @@
 // GraphQL: the audit trail (berth extension). `auditEvents` lists events newest first (admin
-// only: src/auth/roles.ts ADMIN_QUERIES); auditMutations() makes every Mutation field run in an
-// audit context naming the caller, the field and the request id, so the write's transaction
-// appends its event (src/placement/audit.ts).
-import { defaultFieldResolver, type GraphQLSchema } from 'graphql';
-import { actorOfPrincipal } from '../src/auth/audit-actor';
-import { runAudited } from '../src/placement/audit';
+// only: src/auth/roles.ts ADMIN_QUERIES). Every mutation is audited by schema/audit-plugin.ts.
 import {
   type AuditEventRecord,
   listAuditEvents,
@@ -12,7 +7,6 @@ import {
 } from '../src/placement/audit-log';
 import { adminOnly } from './access';
 import { builder } from './builder';
-import type { Context } from './context';
 import { cursorValueOrThrow, idConnectionOf, pageSizeOrThrow } from './pagination';
 
 const KIND = 'AuditEvent';
@@ -113,17 +107,3 @@ builder.queryField('auditEvents', (t) =>
     },
   }),
 );
-
-/** Wraps every Mutation field so its writes are audited as `mutation <field>` (schema/index.ts). */
-export function auditMutations(schema: GraphQLSchema): GraphQLSchema {
-  const fields = schema.getMutationType()?.getFields() ?? {};
-  for (const [name, field] of Object.entries(fields)) {
-    const resolve = field.resolve ?? defaultFieldResolver;
-    const operation = `mutation ${name}`;
-    field.resolve = (root, args, ctx: Context, info) =>
-      runAudited({ actor: actorOfPrincipal(ctx.caller), operation, requestId: ctx.requestId }, () =>
-        resolve(root, args, ctx, info),
-      );
-  }
-  return schema;
-}

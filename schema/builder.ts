@@ -3,6 +3,7 @@ import SchemaBuilder from '@pothos/core';
 import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import { type AccessScopes, callerScopes, forbiddenObject, part } from './access';
+import AuditPlugin from './audit-plugin';
 import type { Context } from './context';
 
 /** Pothos type configuration for berth. */
@@ -19,8 +20,9 @@ export interface PothosTypes {
 
 /** The builder every schema/* file registers its types on. */
 export const builder = new SchemaBuilder<PothosTypes>({
-  // scope-auth first: no other plugin's wrapper runs before an object's access rule.
-  plugins: [ScopeAuthPlugin, RelayPlugin],
+  // scope-auth first: no other plugin's wrapper runs before an object's access rule. Then every
+  // mutation runs in an audit context (schema/audit-plugin.ts).
+  plugins: [ScopeAuthPlugin, AuditPlugin, RelayPlugin],
   defaultFieldNullability: false,
   scopeAuth: {
     authScopes: callerScopes,

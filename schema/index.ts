@@ -1,7 +1,7 @@
 // Composes the GraphQL schema: imports every type file (for registration), then builds it.
 import { assertAccessDeclared } from './access';
-import { auditMutations } from './audit';
 import { builder } from './builder';
+import './audit';
 import './aggregate';
 import './allocation-candidate';
 import './allocation';
@@ -29,7 +29,7 @@ import './usage';
 import './version';
 
 /**
- * The executable GraphQL schema (every mutation audited: schema/audit.ts; every object type with
+ * The executable GraphQL schema (every mutation audited: schema/audit-plugin.ts; every object type with
  * its access rule: schema/access.ts).
  */
-export const schema = assertAccessDeclared(auditMutations(builder.toSchema({ sortSchema: false })));
+export const schema = assertAccessDeclared(builder.toSchema({ sortSchema: false }));

@@ -4,7 +4,8 @@
 import { extenderPlugins } from './extender';
 import type { ExtenderConfig } from './extender-config';
 import type { SchedulerLogger } from './pipeline';
-import { loadPluginDirs, pluginFilesOf, type RegisteredPlugin } from './registry';
+import { loadPluginDirs, pluginFilesOf } from './plugin-dirs';
+import type { RegisteredPlugin } from './registry';
 import { startControlWorker, workerPluginModules } from './worker-plugins';
 import { PluginWorkerPool, workerEntryPath } from './worker-pool';
 

@@ -6,13 +6,12 @@ import { join } from 'node:path';
 import { builtinPlugins } from '../../../filters/registry';
 import type { PluginModule } from '../../../src/scheduler/plugin-api';
 import { buildHostView, buildRequestSpec } from '../../../src/scheduler/plugin-testing';
+import { loadPluginDirs, parsePluginDirs } from '../../../src/scheduler/runtime/plugin-dirs';
 import {
   buildPipeline,
   createRegistry,
   instantiatePlugins,
   listPlugins,
-  loadPluginDirs,
-  parsePluginDirs,
   type SchedulerConfig,
   SchedulerConfigError,
 } from '../../../src/scheduler/runtime/registry';

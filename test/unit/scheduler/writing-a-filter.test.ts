@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { builtinPlugins } from '../../../filters/registry';
 import { buildHostView, buildRequestSpec } from '../../../src/scheduler/plugin-testing';
+import { loadPluginDirs } from '../../../src/scheduler/runtime/plugin-dirs';
 import {
   buildPipeline,
   createRegistry,
   listPlugins,
-  loadPluginDirs,
 } from '../../../src/scheduler/runtime/registry';
 import { runPipeline } from '../../support/plugin';
 // Runs the example's table test as part of this suite (docs/ is not a jest root).

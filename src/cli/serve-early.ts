@@ -1,14 +1,28 @@
 // The first thing `berth serve` does, before the CLI's other modules load (src/cli/main.ts
 // imports this first): the embedded database starts opening in its thread (src/db/embedded-early.ts)
 // while the rest of the process loads, about a second sooner than the serve command itself could
-// start it. Only for the primary process of `berth serve` without DATABASE_URL; a configuration
-// error is left to the serve command, which reports it.
+// start it. Only for the primary process of a one-process `berth serve` without DATABASE_URL
+// (`--workers 2` on embedded is refused before the data folder is touched); a configuration error
+// is left to the serve command, which reports it.
 import cluster from 'node:cluster';
 import { loadConfig } from '../config/config';
 import { startEmbeddedEarly } from '../db/embedded-early';
 import { createLogger } from '../observability/logger';
 
-if (process.argv[2] === 'serve' && cluster.isPrimary && !process.env.DATABASE_URL) {
+/** True when `berth serve` was asked for more than one process (which it refuses on embedded). */
+function severalWorkers(args: readonly string[]): boolean {
+  const asked = args.flatMap((a, i) =>
+    a === '--workers' ? [args[i + 1] ?? ''] : a.startsWith('--workers=') ? [a.slice(10)] : [],
+  );
+  return [...asked, process.env.BERTH_WORKERS ?? '1'].some((n) => n.trim() !== '1');
+}
+
+if (
+  process.argv[2] === 'serve' &&
+  cluster.isPrimary &&
+  !process.env.DATABASE_URL &&
+  !severalWorkers(process.argv.slice(3))
+) {
   try {
     const config = loadConfig();
     startEmbeddedEarly(config, createLogger(config.logLevel));

@@ -214,7 +214,13 @@ async function main(): Promise<void> {
 
   const log = (l: string) => console.log(l);
   const gate = (app: BenchApp) =>
-    runDirectAnswerGate(app, { request: gqlRequest(1000), iterations, warmup: 5, log });
+    runDirectAnswerGate(app, {
+      request: gqlRequest(1000),
+      iterations,
+      warmup: 5,
+      enforce: !smoke || flag('only-direct'),
+      log,
+    });
   if (flag('only-direct')) {
     const hosts = num('direct-hosts', 1000);
     return withApp('direct', async (app) => {

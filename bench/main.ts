@@ -13,16 +13,10 @@
 //   [--overhead-calls 3000] [--no-overhead]
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { createApp } from '../src/app/app';
-import { MemoryCache } from '../src/cache/memory-cache';
-import { RedisCache } from '../src/cache/redis-cache';
-import { loadConfig } from '../src/config/config';
-import { createDataSource } from '../src/db/data-source';
-import { startEmbeddedPg } from '../src/db/embedded-pg';
-import { seedStandard } from '../src/db/seed';
-import { createLogger } from '../src/observability/logger';
+import { appRunner, type BenchApp } from './bench-app';
 import { runDirectAnswerGate } from './direct-answer';
 import { runEngineBench } from './engine';
+import { gql, timeQuery, timeRollups } from './graphql-timing';
 import { gqlRequest } from './http/scenarios';
 import { runInstrumentationBench } from './instrumentation';
 import {
@@ -49,160 +43,8 @@ const smoke = flag('smoke');
 /** --no-instrument: apps without histograms or spans (createApp `instrument: false`). */
 const instrument = !flag('no-instrument');
 
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
-}
-const fmt = (n: number) => n.toFixed(1).padStart(8);
-const rss = () => Math.round(process.memoryUsage().rss / 2 ** 20);
-
-const CANDIDATES = `query($r: AllocationCandidatesRequest!) {
-  allocationCandidates(request: $r) { allocationRequests { mappings { suffix } } providerSummaries { traits } } }`;
 const SCHEDULE = `mutation($i: ScheduleInput!) { schedule(input: $i) { selections { consumerUuid host { uuid } reason } } }`;
-type BenchApp = Awaited<ReturnType<typeof createApp>>;
-
-/**
- * Runs `fn` on an app over a fresh schema. `replica()` starts another app on the same schema,
- * cache prefix and change channel (closed by its caller).
- */
-async function withApp<T>(
-  label: string,
-  fn: (app: BenchApp, replica: (o?: { instrument?: boolean }) => Promise<BenchApp>) => Promise<T>,
-  env: Record<string, string> = {},
-): Promise<T> {
-  const schema = `bench_${process.pid}_${label.replace(/\W/g, '_')}`;
-  const embedded = process.env.DATABASE_URL
-    ? undefined
-    : await startEmbeddedPg('memory://', { maxConnections: 40 });
-  const url = process.env.DATABASE_URL ?? embedded!.url;
-  const admin = createDataSource({ url, poolSize: 1 });
-  await admin.initialize();
-  await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  const ds = createDataSource({ url, schema, poolSize: 20 });
-  await ds.initialize();
-  await ds.runMigrations({ transaction: 'each' });
-  await seedStandard(ds.manager);
-  const newCache = () =>
-    process.env.REDIS_URL
-      ? new RedisCache(process.env.REDIS_URL, undefined, `${schema}:`)
-      : new MemoryCache();
-  const cache = newCache();
-  // In-process bench: auth and the rate limit are off explicitly (the bench measures placement,
-  // not token checks; the auth overhead is one cached map lookup + one SHA-256 per request).
-  const config = loadConfig({
-    LOG_LEVEL: 'silent',
-    BERTH_AUTH: 'off',
-    BERTH_RATE_LIMIT: '0',
-    ...env,
-  });
-  const app = await createApp(config, createLogger('silent'), {
-    dataSource: ds,
-    cache,
-    changeChannel: `berth_changes_${schema}`,
-    instrument,
-  });
-  const replica = (o: { instrument?: boolean } = {}) =>
-    createApp(config, createLogger('silent'), {
-      dataSource: ds,
-      cache: newCache(),
-      changeChannel: `berth_changes_${schema}`,
-      instrument: o.instrument ?? instrument,
-    });
-  try {
-    return await fn(app, replica);
-  } finally {
-    await app.close();
-    await ds.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await ds.destroy();
-    await admin.destroy();
-    await embedded?.stop();
-  }
-}
-
-async function gql(app: BenchApp, query: string, variables: object) {
-  const res = await app.graphql.fetch('http://bench/graphql', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await res.json()) as {
-    data?: Record<string, unknown>;
-    errors?: { message: string }[];
-  };
-  if (body.errors) {
-    throw new Error(body.errors[0]!.message);
-  }
-  return body.data!;
-}
-
-/** Times `n` runs (after 2 warm-ups) of a GraphQL operation; `size` describes one answer. */
-async function timeGraphQL(
-  app: BenchApp,
-  name: string,
-  op: { query: string; variables: object; size: (data: Record<string, unknown>) => string },
-  n: number,
-  target?: number,
-) {
-  const times: number[] = [];
-  let size = '';
-  for (let i = 0; i < n + 2; i++) {
-    const t = performance.now();
-    const data = await gql(app, op.query, op.variables);
-    if (i >= 2) {
-      times.push(performance.now() - t);
-    }
-    size = op.size(data);
-  }
-  console.log(
-    `${name.padEnd(42)} p50 ${fmt(pct(times, 50))} ms  p95 ${fmt(pct(times, 95))} ms  max ${fmt(Math.max(...times))} ms  ${size}${target ? `  (target p50 ≤ ${target} ms)` : ''}  rss ${rss()} MiB`,
-  );
-}
-
-async function timeQuery(app: BenchApp, name: string, request: object, n: number, target?: number) {
-  const size = (data: Record<string, unknown>) => {
-    const c = data.allocationCandidates as { allocationRequests: unknown[] };
-    return `requests ${String(c.allocationRequests.length).padStart(6)}`;
-  };
-  await timeGraphQL(app, name, { query: CANDIDATES, variables: { r: request }, size }, n, target);
-}
-
-/** Dashboard rollups over everything seeded (answered from the capacity index). */
-async function timeRollups(app: BenchApp, n: number) {
-  const providers = (await app.dataSource.query(
-    'SELECT count(*)::int AS n FROM resource_providers',
-  )) as {
-    n: number;
-  }[];
-  const groups = (data: Record<string, unknown>) =>
-    `groups ${String((data.capacity as unknown[]).length).padStart(6)}`;
-  const LINES = 'lines { resourceClass capacity used free utilisation providers }';
-  const at = `${providers[0]!.n} providers`;
-  for (const groupBy of ['NONE', 'AGGREGATE', 'ROOT']) {
-    await timeGraphQL(
-      app,
-      `capacity groupBy ${groupBy}, ${at}`,
-      {
-        query: `query($g: CapacityGrouping) { capacity(groupBy: $g) { providerCount ${LINES} } }`,
-        variables: { g: groupBy },
-        size: groups,
-      },
-      n,
-      groupBy === 'NONE' ? 5 : undefined,
-    );
-  }
-  await timeGraphQL(
-    app,
-    `20 fullest by MEMORY_MB, ${at}`,
-    {
-      query:
-        '{ resourceProviders(first: 20, orderBy: { utilisationOf: "MEMORY_MB" }) { edges { node { name } } } }',
-      variables: {},
-      size: () => 'rows 20',
-    },
-    n,
-  );
-}
+const withApp = appRunner(instrument);
 
 async function main(): Promise<void> {
   const flat = num('hosts', smoke ? 200 : 5000);

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { App } from '../src/app/app';
+import { fmt, pct } from './http/client';
 
 /** The filters and weighers the scenario enables (5 + 3). */
 export const SCHEDULING_ENV = {
@@ -57,12 +58,6 @@ const SCHEDULE = `mutation($i: ScheduleInput!) { schedule(input: $i) { selection
 const CANDIDATES = `query($r: AllocationCandidatesRequest!) { allocationCandidates(request: $r) {
   allocationRequests { allocations { provider { uuid } resources { resourceClass amount } } } } }`;
 const SET = `mutation($input: [ConsumerAllocationsInput!]!) { setAllocations(input: $input) { uuid } }`;
-
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
-}
-const fmt = (n: number) => n.toFixed(1).padStart(7);
 
 const request = (limit: number | undefined, disk = 20, memoryMb = 4096) => ({
   groups: [

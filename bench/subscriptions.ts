@@ -7,11 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { App } from '../src/app/app';
-
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! : 0;
-}
+import { pct } from './http/client';
 
 /** Runs the scenario on `app` and prints one line. */
 export async function runSubscriptionBench(

@@ -4,7 +4,9 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DataSource } from 'typeorm';
 import type { Config } from '../config/config';
+import { templateFor } from '../db/embedded-early';
 import { connectDatabase } from '../db/open';
+import { createLogger } from '../observability/logger';
 
 /** Where a running embedded server advertises its socket. */
 export function embeddedInfoPath(dataDir: string): string {
@@ -38,12 +40,16 @@ export interface CliDatabase {
   close(): Promise<void>;
 }
 
-/** Connects as described above. */
+/**
+ * Connects as described above. A fresh data directory is filled from the migrated template, as
+ * `berth serve` fills it (a copy instead of PGlite's initdb: seconds saved on a first command).
+ */
 export async function openDatabase(config: Config): Promise<CliDatabase> {
   const { dataSource, embedded } = await connectDatabase(
     config.databaseUrl ?? runningEmbeddedUrl(config.dataDir),
     config.dataDir,
     { poolSize: 2, maxConnections: 4 },
+    templateFor(createLogger(config.logLevel, process.stderr)),
   );
   return {
     dataSource,

@@ -1,6 +1,6 @@
 // Reads a legacy Nova `compute_nodes` table (and `pci_devices`) from MySQL or MariaDB, Nova's
 // usual database, and persists generated uuids back to it (seed 001 steps 1-2).
-import mysql, { type Connection, type ResultSetHeader, type RowDataPacket } from 'mysql2/promise';
+import type { Connection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { LegacyPciDevice } from './legacy-pci';
 import {
   type LegacyNode,
@@ -23,6 +23,7 @@ export async function openMysqlSource(
 ): Promise<LegacySource> {
   const tableParts = tableNameOrThrow(opts.table ?? 'compute_nodes');
   const pciParts = pciTableOf(opts);
+  const { default: mysql } = await import('mysql2/promise'); // only when importing from MySQL
   const conn = await mysql.createConnection({
     uri: url.replace(/^mariadb:/, 'mysql:'),
     decimalNumbers: true,

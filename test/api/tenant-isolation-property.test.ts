@@ -37,15 +37,34 @@ const MAX_DEPTH = 8;
 const rng = (seed: number) => new DemoRandom(seed);
 type Rng = DemoRandom;
 
+type Field = GraphQLField<unknown, unknown>;
+const fieldKinds = new Map<
+  GraphQLObjectType,
+  { fields: Field[]; objects: Field[]; leaves: Field[] }
+>();
+
+/** `type`'s fields, its object-typed fields and its leaf fields (computed once per type). */
+function fieldsOf(type: GraphQLObjectType) {
+  let kinds = fieldKinds.get(type);
+  if (!kinds) {
+    const fields = Object.values(type.getFields()) as Field[];
+    kinds = {
+      fields,
+      objects: fields.filter((f) => isObjectType(getNamedType(f.type))),
+      leaves: fields.filter((f) => isLeafType(getNamedType(f.type))),
+    };
+    fieldKinds.set(type, kinds);
+  }
+  return kinds;
+}
+
 /**
  * A random selection set on `type`: one to three fields, object fields preferred until
  * MIN_DEPTH so every path goes deep, scalars only at MAX_DEPTH; aliases, inline fragments and
  * named fragments (added to `fragments`) at random.
  */
 function selection(r: Rng, type: GraphQLObjectType, depth: number, fragments: string[]): string {
-  const fields = Object.values(type.getFields()) as GraphQLField<unknown, unknown>[];
-  const objects = fields.filter((f) => isObjectType(getNamedType(f.type)));
-  const leaves = fields.filter((f) => isLeafType(getNamedType(f.type)));
+  const { fields, objects, leaves } = fieldsOf(type);
   const parts: string[] = [];
   const count = r.int(1, 3);
   for (let i = 0; i < count; i++) {

@@ -80,8 +80,7 @@ for (const kind of ['postgres', 'mariadb'] as const) {
     afterAll(async () => {
       await rest?.close();
       await close?.();
-      await db?.drop();
-      await placement?.stop();
+      await Promise.all([db?.drop(), placement?.stop()]);
       await dropPlacementDb(kind, dbName);
     });
 

@@ -90,8 +90,11 @@ const running = async (p: Promise<RunningPlacement | { skip: string }>) => {
       await first.stop();
     }
     // The cutover's first step: Placement A keeps serving reads, refuses writes.
-    a = await running(startPlacement(placementDb(kind, nameA), '', readOnlyPolicy));
-    await (await running(startPlacement(placementDb(kind, nameB), '--sync-only'))).stop();
+    // B: a database only `placement-manage db sync` has touched (start.sh --sync-only).
+    [a] = await Promise.all([
+      running(startPlacement(placementDb(kind, nameA), '', readOnlyPolicy)),
+      running(startPlacement(placementDb(kind, nameB), '--sync-only')).then((r) => r.stop()),
+    ]);
     db = await createTestDb();
     const app = await createApp(
       loadConfig({
@@ -114,15 +117,12 @@ const running = async (p: Promise<RunningPlacement | { skip: string }>) => {
   afterAll(async () => {
     await rest?.close();
     await close?.();
-    await db?.drop();
-    await a?.stop();
-    await b?.stop();
-    await c?.stop();
-    await dropPlacementDb(kind, nameA);
-    await dropPlacementDb(kind, nameB);
-    if (!mariadbProblem) {
-      await dropPlacementDb('mariadb', nameC);
-    }
+    await Promise.all([db?.drop(), a?.stop(), b?.stop(), c?.stop()]);
+    await Promise.all([
+      dropPlacementDb(kind, nameA),
+      dropPlacementDb(kind, nameB),
+      mariadbProblem ? undefined : dropPlacementDb('mariadb', nameC),
+    ]);
     console.log(`placement round trip: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   });
 

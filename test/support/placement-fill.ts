@@ -95,12 +95,17 @@ export async function fillPlacement(call: PlacementCall): Promise<Filled> {
   }
   for (const t of ['CUSTOM_GOLD', 'CUSTOM_RACK_7']) await ok(call, 'PUT', `/traits/${t}`);
 
-  const mk = (name: string, uuid: string, parent?: string) =>
-    ok(call, 'POST', '/resource_providers', {
+  // Each provider's generation as the last write answered it (POST and the PUTs below return it
+  // from 1.20/1.19 on): what a GET before each write would read, without the GET.
+  const gen: Record<string, number> = {};
+  const mk = async (name: string, uuid: string, parent?: string) => {
+    const rp = await ok(call, 'POST', '/resource_providers', {
       name,
       uuid,
       ...(parent ? { parent_provider_uuid: parent } : {}),
     });
+    gen[uuid] = rp.generation;
+  };
   await mk('mig-cn1', p.cn1);
   await mk('mig-cn1-numa0', p.numa0, p.cn1);
   await mk('mig-cn1-numa1', p.numa1, p.cn1);
@@ -110,11 +115,11 @@ export async function fillPlacement(call: PlacementCall): Promise<Filled> {
   await mk('mig-ip-pool', p.ip);
 
   const putInv = async (rp: string, inventories: Record<string, unknown>) => {
-    const cur = await ok(call, 'GET', `/resource_providers/${rp}`);
-    return ok(call, 'PUT', `/resource_providers/${rp}/inventories`, {
-      resource_provider_generation: cur.generation,
+    const r = await ok(call, 'PUT', `/resource_providers/${rp}/inventories`, {
+      resource_provider_generation: gen[rp],
       inventories,
     });
+    gen[rp] = r.resource_provider_generation;
   };
   await putInv(p.cn1, { CUSTOM_FPGA_XILINX: inv(2), DISK_GB: inv(100, { reserved: 10 }) });
   for (const n of [p.numa0, p.numa1]) {
@@ -133,11 +138,11 @@ export async function fillPlacement(call: PlacementCall): Promise<Filled> {
   await putInv(p.ip, { IPV4_ADDRESS: inv(64, { max_unit: 4 }) });
 
   const putTraits = async (rp: string, traits: string[]) => {
-    const cur = await ok(call, 'GET', `/resource_providers/${rp}`);
-    await ok(call, 'PUT', `/resource_providers/${rp}/traits`, {
-      resource_provider_generation: cur.generation,
+    const r = await ok(call, 'PUT', `/resource_providers/${rp}/traits`, {
+      resource_provider_generation: gen[rp],
       traits,
     });
+    gen[rp] = r.resource_provider_generation;
   };
   await putTraits(p.cn1, ['HW_CPU_X86_AVX2', 'CUSTOM_GOLD', 'COMPUTE_VOLUME_MULTI_ATTACH']);
   await putTraits(p.numa0, ['HW_NUMA_ROOT']);
@@ -148,11 +153,11 @@ export async function fillPlacement(call: PlacementCall): Promise<Filled> {
   await putTraits(p.ip, ['MISC_SHARES_VIA_AGGREGATE']);
 
   const putAggs = async (rp: string, aggregates: string[]) => {
-    const cur = await ok(call, 'GET', `/resource_providers/${rp}`);
-    await ok(call, 'PUT', `/resource_providers/${rp}/aggregates`, {
-      resource_provider_generation: cur.generation,
+    const r = await ok(call, 'PUT', `/resource_providers/${rp}/aggregates`, {
+      resource_provider_generation: gen[rp],
       aggregates,
     });
+    gen[rp] = r.resource_provider_generation;
   };
   await putAggs(p.cn1, [agg.a1]);
   await putAggs(p.cn2, [agg.a1, agg.a2]);
@@ -232,16 +237,16 @@ export async function fillPlacement(call: PlacementCall): Promise<Filled> {
   // A consumer written before 1.38: no consumer type.
   await alloc(c.legacy, { [p.numa0]: { VCPU: 1, MEMORY_MB: 512 } }, p2, u2, undefined);
 
-  // allocation_ratio change on a provider in use, then capacity lowered below usage.
+  // allocation_ratio change on a provider in use, then capacity lowered below usage. (The
+  // allocations moved cn3's generation: read once.)
   const cn3 = await ok(call, 'GET', `/resource_providers/${p.cn3}/inventories`);
-  await ok(call, 'PUT', `/resource_providers/${p.cn3}/inventories/VCPU`, {
+  const vcpu = await ok(call, 'PUT', `/resource_providers/${p.cn3}/inventories/VCPU`, {
     resource_provider_generation: cn3.resource_provider_generation,
     total: 4,
     allocation_ratio: 0.5,
   });
-  const cn3b = await ok(call, 'GET', `/resource_providers/${p.cn3}/inventories`);
   await ok(call, 'PUT', `/resource_providers/${p.cn3}/inventories/MEMORY_MB`, {
-    resource_provider_generation: cn3b.resource_provider_generation,
+    resource_provider_generation: vcpu.resource_provider_generation,
     total: 2048,
   });
 

@@ -71,15 +71,15 @@ describe('berth demo', () => {
   });
 
   it('asks for an admin token, seeds the cloud with one, then refuses a second run', async () => {
-    const anonymous = await run(['demo', '--url', url], {});
+    // The refusal and the token's creation (through the server's socket) side by side: the
+    // server answers a request without a token the same whoever holds one.
+    const [anonymous, created] = await Promise.all([
+      run(['demo', '--url', url], {}),
+      run(['token', 'create', '--role', 'admin', '--name', 'demo'], storage.env),
+    ]);
     expect(anonymous.code).toBe(1);
     expect(anonymous.err).toBe(
       `berth: ${url} requires an admin token: create one on the server with \`berth token create --role admin --name demo\` and pass it with --token or BERTH_TOKEN\n`,
-    );
-
-    const created = await run(
-      ['token', 'create', '--role', 'admin', '--name', 'demo'],
-      storage.env,
     );
     expect(created.code).toBe(0);
     token = created.out.trim();

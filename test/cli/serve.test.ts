@@ -1,37 +1,21 @@
 // The real CLI process: boots on the embedded default from a clean data dir, answers /readyz and
-// GraphQL, stops on SIGTERM; a bad DATABASE_URL gives one clear line and a non-zero exit.
+// GraphQL, stops on SIGTERM; a bad DATABASE_URL gives one clear line and a non-zero exit. The
+// servers run with QUICK_V8 (a start is mostly PGlite's wasm).
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { berth, collect, freePort, serveStorage, terminate, waitFor } from '../support/cli';
+import {
+  berth,
+  collect,
+  freePort,
+  QUICK_V8,
+  serveStorage,
+  terminate,
+  waitFor,
+} from '../support/cli';
 
 describe('berth serve', () => {
-  it('boots on the embedded default from a clean data dir and answers GraphQL and /readyz', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'berth-serve-'));
-    const port = String(await freePort());
-    const child = berth(['serve'], { BERTH_DATA_DIR: dataDir, PORT: port });
-    const io = collect(child);
-    try {
-      await waitFor(() => io.out().includes('listening on'), 110000);
-      expect(io.out()).toMatch(/embedded PostgreSQL/);
-      expect(io.out()).toMatch(/auth: GraphQL OFF .*; REST OFF/);
-      const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
-      expect(ready.status).toBe(200);
-      const r = await fetch(`http://127.0.0.1:${port}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query: '{ resourceClasses { name } }' }),
-      });
-      const body = (await r.json()) as { data: { resourceClasses: unknown[] } };
-      expect(body.data.resourceClasses).toHaveLength(21);
-      expect(await terminate(child)).toBe(0);
-    } finally {
-      child.kill('SIGKILL');
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  }, 120000);
-
   it('serves on after a plugin’s unhandled rejection; exits naming a plugin that freezes the loop', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'berth-watchdog-'));
     const plugins = path.join(dataDir, 'plugins');
@@ -50,13 +34,17 @@ describe('berth serve', () => {
     );
     const storage = await serveStorage(dataDir);
     const port = String(await freePort());
-    const child = berth(['serve'], {
-      ...storage.env,
-      PORT: port,
-      BERTH_PLUGIN_DIRS: plugins,
-      BERTH_SCHEDULER_FILTERS: 'StrayFilter,LoopFilter',
-      BERTH_WATCHDOG_MS: '2000',
-    });
+    const child = berth(
+      ['serve'],
+      {
+        ...storage.env,
+        PORT: port,
+        BERTH_PLUGIN_DIRS: plugins,
+        BERTH_SCHEDULER_FILTERS: 'StrayFilter,LoopFilter',
+        BERTH_WATCHDOG_MS: '2000',
+      },
+      QUICK_V8,
+    );
     const io = collect(child);
     const exited = new Promise<number | null>((resolve) =>
       child.on('exit', (_c, sig) => resolve(sig === null ? _c : -1)),
@@ -109,15 +97,28 @@ describe('berth serve', () => {
     }
   }, 150000);
 
-  it('refuses a second server on the same data folder; after SIGKILL a new start keeps every acknowledged write', async () => {
+  // One data directory's life: its first server is the clean boot, the third stops on SIGTERM.
+  it('boots on the embedded default from a clean data dir and answers GraphQL and /readyz; refuses a second server on the same data folder; after SIGKILL a new start keeps every acknowledged write, and stops on SIGTERM', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'berth-lock-'));
     const port = async () => String(await freePort());
     const p1 = await port();
-    const first = berth(['serve'], { BERTH_DATA_DIR: dataDir, PORT: p1 });
+    const first = berth(['serve'], { BERTH_DATA_DIR: dataDir, PORT: p1 }, QUICK_V8);
     const io1 = collect(first);
     let third: ChildProcess | undefined;
     try {
       await waitFor(() => io1.out().includes('listening on'), 110000);
+      expect(io1.out()).toMatch(/embedded PostgreSQL/);
+      expect(io1.out()).toMatch(/auth: GraphQL OFF .*; REST OFF/);
+      const ready = await fetch(`http://127.0.0.1:${p1}/readyz`);
+      expect(ready.status).toBe(200);
+      const classes = await fetch(`http://127.0.0.1:${p1}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ resourceClasses { name } }' }),
+      });
+      const listed = (await classes.json()) as { data: { resourceClasses: unknown[] } };
+      expect(listed.data.resourceClasses).toHaveLength(21);
+
       const names = ['acked-1', 'acked-2', 'acked-3'];
       for (const name of names) {
         const r = await fetch(`http://127.0.0.1:${p1}/graphql`, {
@@ -130,7 +131,7 @@ describe('berth serve', () => {
         expect(((await r.json()) as { errors?: unknown }).errors).toBeUndefined();
       }
 
-      const second = berth(['serve'], { BERTH_DATA_DIR: dataDir, PORT: await port() });
+      const second = berth(['serve'], { BERTH_DATA_DIR: dataDir, PORT: await port() }, QUICK_V8);
       const io2 = collect(second);
       const code = await new Promise<number | null>((resolve) => second.on('exit', resolve));
       expect(code).toBe(1);
@@ -144,7 +145,7 @@ describe('berth serve', () => {
       first.kill('SIGKILL');
       await killed;
       const p3 = await port();
-      third = berth(['serve'], { BERTH_DATA_DIR: dataDir, PORT: p3 });
+      third = berth(['serve'], { BERTH_DATA_DIR: dataDir, PORT: p3 }, QUICK_V8);
       const io3 = collect(third);
       await waitFor(() => io3.out().includes('listening on'), 110000);
       const r = await fetch(`http://127.0.0.1:${p3}/graphql`, {
@@ -158,6 +159,7 @@ describe('berth serve', () => {
         data: { resourceProviders: { edges: { node: { name: string } }[] } };
       };
       expect(body.data.resourceProviders.edges.map((e) => e.node.name).sort()).toEqual(names);
+      expect(await terminate(third)).toBe(0);
     } finally {
       first.kill('SIGKILL');
       third?.kill('SIGKILL');

@@ -10,12 +10,12 @@ import { CHECK_EXIT, runCheck } from '../../src/cli/check-command';
 import { ChangeBus } from '../../src/placement/change-bus';
 import { CONSISTENCY_CHECKS } from '../../src/placement/consistency/checks';
 import { runConsistencyChecks } from '../../src/placement/consistency/run-checks';
+import { CLI_ARGS, cliEnv, QUICK_V8, root } from '../support/cli';
 import { createTestDb, realPostgresIt, type TestDb, testDatabaseUrl } from '../support/db';
 import { buildResourceProvider, claim } from '../support/factories';
 
 jest.setTimeout(120_000);
 
-const root = path.resolve(__dirname, '../..');
 const CHECKS = 1 + CONSISTENCY_CHECKS.length;
 
 function sink() {
@@ -25,14 +25,11 @@ function sink() {
 
 /** Runs the real `berth <args>` to completion with `env` added to a clean environment. */
 function berth(args: string[], env: Record<string, string>) {
-  const clean: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn' };
-  delete clean.DATABASE_URL;
-  delete clean.REDIS_URL;
-  const r = spawnSync(
-    process.execPath,
-    ['-r', path.join(root, 'test/support/swc-register.cjs'), 'src/cli/main.ts', ...args],
-    { cwd: root, env: { ...clean, ...env }, encoding: 'utf8' },
-  );
+  const r = spawnSync(process.execPath, [...QUICK_V8, ...CLI_ARGS, ...args], {
+    cwd: root,
+    env: cliEnv(env),
+    encoding: 'utf8',
+  });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -130,7 +127,8 @@ describe('berth check', () => {
   it('as a real process: reports an unmigrated embedded database (exit 2), then a migrated one (exit 0)', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'berth-check-'));
     try {
-      const env = { BERTH_DATA_DIR: dataDir };
+      // Without the template (which is migrated): the database PGlite creates.
+      const env = { BERTH_DATA_DIR: dataDir, BERTH_TEMPLATE_CACHE: 'off' };
       const bare = berth(['check'], env);
       expect(bare.err).toBe('');
       expect(bare.code).toBe(2);

@@ -1,13 +1,15 @@
 // A fresh embedded data directory made from the migrated template (src/db/embedded-template.ts) is
 // the database that migrating it directly gives: same tables, columns, constraints, indexes,
 // sequences and migration rows. A template made with another migration list (an older berth) is
-// never used. PGlite cannot start inside jest's vm, so the databases are made in a child process.
+// never used. PGlite cannot start inside jest's vm, so the databases are made in a child process
+// (with QUICK_V8: its three initdbs are most of this file's CPU).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { migrations } from '../../migrations/index';
 import { type MigrationClass, templateKey } from '../../src/db/embedded-template';
+import { QUICK_V8, TS_REGISTER } from '../support/cli';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -43,28 +45,45 @@ async function describe(ds) {
   return out;
 }
 (async () => {
-  const older = await ensureTemplate(cache, migrations.slice(0, -1));
-  const current = await ensureTemplate(cache, migrations);
+  // Two chains, each PGlite in a thread of its own: the templates (the current one made while the
+  // older berth's is there) beside the database migrated directly.
+  const [[older, current], [appliedDirectly, direct]] = await Promise.all([
+    (async () => {
+      const older = await ensureTemplate(cache, migrations.slice(0, -1));
+      return [older, await ensureTemplate(cache, migrations)];
+    })(),
+    (async () => {
+      const b = await open(work + '/b');
+      const applied = (await migrateDatabase(b.ds)).length;
+      await seedStandard(b.ds.manager);
+      const described = await describe(b.ds);
+      await b.close();
+      return [applied, described];
+    })(),
+  ]);
   const again = await ensureTemplate(cache, migrations);
   const errors = [];
   const fromTemplate = initialiseFromTemplate(cache, (e) => errors.push(String(e)));
-  const a = await open(work + '/a', fromTemplate);
-  const appliedOnTemplate = (await migrateDatabase(a.ds)).length;
-  await seedStandard(a.ds.manager);
-  const viaTemplate = await describe(a.ds);
-  await a.ds.query("INSERT INTO traits (name) VALUES ('CUSTOM_KEPT')");
-  await a.close();
-  const reopened = await open(work + '/a', fromTemplate);
-  const kept = (await reopened.ds.query("SELECT count(*)::int AS n FROM traits WHERE name = 'CUSTOM_KEPT'"))[0].n;
-  await reopened.close();
-  const b = await open(work + '/b');
-  const appliedDirectly = (await migrateDatabase(b.ds)).length;
-  await seedStandard(b.ds.manager);
-  const direct = await describe(b.ds);
-  await b.close();
-  const o = await open(work + '/older', async (pgdata) => require('./src/db/embedded-template').copyTemplate(older.dir, pgdata));
-  const olderMigrations = (await o.ds.query('SELECT count(*)::int AS n FROM berth_migrations'))[0].n;
-  await o.close();
+  const [[appliedOnTemplate, viaTemplate, kept], olderMigrations] = await Promise.all([
+    (async () => {
+      const a = await open(work + '/a', fromTemplate);
+      const applied = (await migrateDatabase(a.ds)).length;
+      await seedStandard(a.ds.manager);
+      const described = await describe(a.ds);
+      await a.ds.query("INSERT INTO traits (name) VALUES ('CUSTOM_KEPT')");
+      await a.close();
+      const reopened = await open(work + '/a', fromTemplate);
+      const n = (await reopened.ds.query("SELECT count(*)::int AS n FROM traits WHERE name = 'CUSTOM_KEPT'"))[0].n;
+      await reopened.close();
+      return [applied, described, n];
+    })(),
+    (async () => {
+      const o = await open(work + '/older', async (pgdata) => require('./src/db/embedded-template').copyTemplate(older.dir, pgdata));
+      const n = (await o.ds.query('SELECT count(*)::int AS n FROM berth_migrations'))[0].n;
+      await o.close();
+      return n;
+    })(),
+  ]);
   process.stdout.write(JSON.stringify({ older, current, again, errors, appliedOnTemplate, appliedDirectly, viaTemplate, direct, kept, olderMigrations }));
 })().catch((err) => { console.error(err); process.exit(1); });
 `;
@@ -84,11 +103,10 @@ interface Outcome {
 
 function runChild(cache: string, work: string): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['-r', path.join(root, 'test/support/swc-register.cjs'), '-e', CHILD, cache, work],
-      { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
-    );
+    const child = spawn(process.execPath, [...QUICK_V8, ...TS_REGISTER, '-e', CHILD, cache, work], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (d) => {
       out += String(d);

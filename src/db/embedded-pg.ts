@@ -11,7 +11,7 @@
 // wait together, e.g. while a third one holds a transaction. So berth replaces that queue with
 // {@link SessionQueue}: one connection at a time owns the session, from its first message until
 // PostgreSQL is ready for the next query outside a transaction block.
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { lockDataDir } from './data-dir-lock';
 import { serveInThread, threadEntry } from './embedded-thread';
@@ -78,17 +78,28 @@ export async function startEmbeddedPg(
   }
 }
 
+/** How {@link servePglite} serves. */
+export interface ServeOptions {
+  readonly port: number;
+  readonly maxConnections: number;
+  /**
+   * A data directory dumped by PGlite's dumpDataDir (a tar file) to start from, instead of
+   * PGlite's initdb, when `dir` is `memory://` (the tests' throwaway databases).
+   */
+  readonly loadDataDir?: string;
+}
+
 /**
  * Opens PGlite on `dir` and serves it on 127.0.0.1 (in the calling thread: the embedded
  * database's thread, src/db/embedded-worker.ts, runs this).
  */
-export async function servePglite(
-  dir: string,
-  opts: { readonly port: number; readonly maxConnections: number },
-): Promise<EmbeddedPg> {
+export async function servePglite(dir: string, opts: ServeOptions): Promise<EmbeddedPg> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
-  const db = await PGlite.create(dir);
+  const db = await PGlite.create(
+    dir,
+    opts.loadDataDir ? { loadDataDir: new Blob([readFileSync(opts.loadDataDir)]) } : {},
+  );
   try {
     const server = new PGLiteSocketServer({
       db,

@@ -4,15 +4,14 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import type { ServeOptions } from './embedded-pg';
 
 /** What the worker posts: the URL once serving, `stopped` after a stop, or why it failed. */
 export type ThreadMessage = { url: string } | { stopped: true } | { error: string };
 
 /** The settings the worker is started with (its workerData). */
-export interface ThreadSettings {
+export interface ThreadSettings extends ServeOptions {
   readonly dir: string;
-  readonly port: number;
-  readonly maxConnections: number;
 }
 
 /**
@@ -42,7 +41,7 @@ export function threadEntry(): string | undefined {
 export function serveInThread(
   entry: string,
   dir: string,
-  opts: { readonly port: number; readonly maxConnections: number },
+  opts: ServeOptions,
   execArgv?: readonly string[],
 ): Promise<{ url: string; stop(): Promise<void> }> {
   // Evaluated, not a file name: a worker's file must be .js; from source the .ts loads through

@@ -1,6 +1,7 @@
 // Jest globalSetup for the integration project: uses DATABASE_URL when set (CI: real PostgreSQL),
 // else starts embedded PGlite in memory, one per jest worker (fresh machine). Workers get their
 // URL via the environment.
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { serveInThread } from '../../src/db/embedded-thread';
 import { CHROMIUM, ensureConsoleBuilt } from '../support/console-build';
@@ -36,9 +37,10 @@ export default async function globalSetup(globalConfig: { maxWorkers: number }):
   const workers = Math.max(1, globalConfig.maxWorkers);
   const hook = ['--require', path.join(__dirname, '../support/swc-register.cjs')];
   const entry = path.join(__dirname, '../../src/db/embedded-worker.ts');
+  const loadDataDir = await initdbDump();
   const servers = await Promise.all(
     Array.from({ length: workers }, () =>
-      serveInThread(entry, 'memory://', { port: 0, maxConnections: 64 }, hook),
+      serveInThread(entry, 'memory://', { port: 0, maxConnections: 64, loadDataDir }, hook),
     ),
   );
   servers.forEach((pg, i) => {
@@ -52,4 +54,27 @@ export default async function globalSetup(globalConfig: { maxWorkers: number }):
   process.stdout.write(
     `\n[berth tests] DATABASE_URL unset: using embedded PGlite, one per worker (${workers}); tests needing real PostgreSQL concurrency are skipped\n`,
   );
+}
+
+/**
+ * A freshly created PGlite database, dumped (PGlite's dumpDataDir) into node_modules/.cache/berth
+ * once per PGlite version: each worker's in-memory database starts from it instead of running
+ * initdb (seconds of wasm each, paid before the first test file could start).
+ */
+async function initdbDump(): Promise<string> {
+  const pglite = path.dirname(require.resolve('@electric-sql/pglite'));
+  const { version } = require(path.join(pglite, '../package.json')) as { version: string };
+  const dir = path.join(pglite, '../../../.cache/berth');
+  const file = path.join(dir, `pglite-initdb-${version}.tar`);
+  if (!existsSync(file)) {
+    const { PGlite } = await import('@electric-sql/pglite');
+    const pg = await PGlite.create();
+    const dump = await pg.dumpDataDir('none');
+    await pg.close();
+    mkdirSync(dir, { recursive: true });
+    const scratch = `${file}.${process.pid}`;
+    writeFileSync(scratch, Buffer.from(await dump.arrayBuffer()));
+    renameSync(scratch, file);
+  }
+  return file;
 }

@@ -1,4 +1,4 @@
-// Jest test sequencer: longest test files first, so two workers finish together instead of one
+// Jest test sequencer: longest test files first, so the workers finish together instead of one
 // starting a four-minute file last. Jest's own sequencer does this from its cache of the last
 // run; on a fresh clone it has none and falls back to file size, which says little here (the
 // Keystone suite is short and slow). So a file's expected time comes from the cache when there is

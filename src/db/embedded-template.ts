@@ -51,12 +51,20 @@ function codeOf(fn: unknown): string {
     .replace(/,(?=[\])}])/g, '');
 }
 
+/** The installed PGlite's version. */
+export function pgliteVersion(): string {
+  const pkg = path.join(pgliteDir(), 'package.json');
+  return (JSON.parse(readFileSync(pkg, 'utf8')) as { version: string }).version;
+}
+
+/** node_modules/.cache/berth beside the installed PGlite (so `rm -rf node_modules` clears it). */
+export function berthCacheDir(): string {
+  return path.resolve(pgliteDir(), '../../.cache/berth');
+}
+
 /** What a template made with `list` is named: PGlite's version and each migration's name and code. */
 export function templateKey(list: readonly MigrationClass[] = berthMigrations): string {
-  const pglite = JSON.parse(readFileSync(path.join(pgliteDir(), 'package.json'), 'utf8')) as {
-    version: string;
-  };
-  const h = createHash('sha256').update(`pglite ${pglite.version}\n`);
+  const h = createHash('sha256').update(`pglite ${pgliteVersion()}\n`);
   for (const m of list) {
     h.update(`${m.name}\n${codeOf(m.prototype.up)}\n${codeOf(m.prototype.down)}\n`);
   }
@@ -73,7 +81,7 @@ export function templateCacheDir(env: NodeJS.ProcessEnv = process.env): string |
   if (set === 'off') {
     return undefined;
   }
-  return set ? path.resolve(set) : path.resolve(pgliteDir(), '../../.cache/berth/embedded');
+  return set ? path.resolve(set) : path.join(berthCacheDir(), 'embedded');
 }
 
 function alive(pid: number): boolean {

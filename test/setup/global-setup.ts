@@ -3,6 +3,7 @@
 // URL via the environment.
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { berthCacheDir, pgliteVersion } from '../../src/db/embedded-template';
 import { serveInThread } from '../../src/db/embedded-thread';
 import { CHROMIUM, ensureConsoleBuilt } from '../support/console-build';
 import { probeMariadb } from '../support/mariadb-probe';
@@ -62,10 +63,8 @@ export default async function globalSetup(globalConfig: { maxWorkers: number }):
  * initdb (seconds of wasm each, paid before the first test file could start).
  */
 async function initdbDump(): Promise<string> {
-  const pglite = path.dirname(require.resolve('@electric-sql/pglite'));
-  const { version } = require(path.join(pglite, '../package.json')) as { version: string };
-  const dir = path.join(pglite, '../../../.cache/berth');
-  const file = path.join(dir, `pglite-initdb-${version}.tar`);
+  const dir = berthCacheDir();
+  const file = path.join(dir, `pglite-initdb-${pgliteVersion()}.tar`);
   if (!existsSync(file)) {
     const { PGlite } = await import('@electric-sql/pglite');
     const pg = await PGlite.create();

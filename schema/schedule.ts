@@ -188,7 +188,7 @@ const RankedHost = builder.objectRef<RankedHostRecord>('RankedHost').implement({
   }),
 });
 
-const Schedule = builder.objectRef<ScheduleOutcome>('Schedule').implement({
+export const Schedule = builder.objectRef<ScheduleOutcome>('Schedule').implement({
   ...cloud,
   description: 'The outcome of a scheduling run: selections, and how they were reached.',
   fields: (t) => ({

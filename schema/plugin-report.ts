@@ -1,11 +1,51 @@
 // GraphQL: what scheduler plugins did to a request, as typed objects — request amendments made
-// before the candidate query, and plugin failures the pipeline isolated (src/scheduler/runtime/explanation.ts).
+// before the candidate query, hosts filters rejected (one by one and grouped by reason code), and
+// plugin failures the pipeline isolated (src/scheduler/runtime/explanation.ts, reason-groups.ts).
 import type {
   AmendStep,
   PluginFailure as PluginFailureRecord,
+  Rejection as RejectionRecord,
 } from '../src/scheduler/runtime/explanation';
+import type { RejectionGroup as RejectionGroupRecord } from '../src/scheduler/runtime/reason-groups';
 import { part } from './access';
+import { providerOrThrow } from './allocation-candidate';
 import { builder } from './builder';
+import { ResourceProvider } from './resource-provider';
+
+export const Rejection = builder.objectRef<RejectionRecord>('Rejection').implement({
+  ...part,
+  description: 'A host a filter removed, and why.',
+  fields: (t) => ({
+    host: t.field({
+      description: 'The host removed.',
+      type: ResourceProvider,
+      resolve: (r, _a, ctx) => providerOrThrow(ctx, r.host),
+    }),
+    reason: t.exposeString('reason', {
+      description:
+        "Why the filter removed it: the filter's message, which may carry this host's figures.",
+    }),
+    code: t.exposeString('code', {
+      description:
+        "The stable cause, lowercase dotted (`ram.insufficient`): the filter's code, its default (the filter's name in snake case, `ram_filter`) when it gave none, or `plugin.failed_closed`.",
+    }),
+  }),
+});
+
+export const RejectionGroup = builder.objectRef<RejectionGroupRecord>('RejectionGroup').implement({
+  ...part,
+  description: "One filter's rejections that share a reason code.",
+  fields: (t) => ({
+    code: t.exposeString('code', { description: 'The reason code they share.' }),
+    count: t.exposeInt('count', { description: 'How many hosts were rejected with it.' }),
+    message: t.exposeString('message', { description: "The first rejection's reason." }),
+    examples: t.field({
+      description: 'The first rejections with this code (at most 3), in host order.',
+      type: [Rejection],
+      resolve: (g) => [...g.examples],
+    }),
+  }),
+});
 
 const PluginPhase = builder.enumType('PluginPhase', {
   description: 'The plugin hook that was running.',

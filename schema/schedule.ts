@@ -6,6 +6,7 @@ import { assertConsumerTypeOrThrow } from '../src/placement/consumer';
 import { BadRequestError, ErrorCode } from '../src/placement/errors';
 import { normalizeUuidOrThrow } from '../src/placement/uuid';
 import type { RankedHost as RankedHostRecord } from '../src/scheduler/runtime/explanation';
+import { groupRejections } from '../src/scheduler/runtime/reason-groups';
 import type { PluginInfo } from '../src/scheduler/runtime/registry';
 import type {
   ScheduleOutcome,
@@ -20,7 +21,7 @@ import {
   toCandidateRequestOrThrow,
 } from './allocation-candidate';
 import { builder } from './builder';
-import { PluginFailure, RequestAmendment } from './plugin-report';
+import { PluginFailure, Rejection, RejectionGroup, RequestAmendment } from './plugin-report';
 import { ResourceProvider } from './resource-provider';
 import { hintsOrThrow, SchedulerHintInput } from './scheduler-hints';
 
@@ -117,19 +118,6 @@ const Selection = builder.objectRef<SelectionRecord>('Selection').implement({
   }),
 });
 
-const Rejection = builder.objectRef<{ host: string; reason: string }>('Rejection').implement({
-  ...part,
-  description: 'A host a filter removed, and why.',
-  fields: (t) => ({
-    host: t.field({
-      description: 'The host removed.',
-      type: ResourceProvider,
-      resolve: (r, _a, ctx) => providerOrThrow(ctx, r.host),
-    }),
-    reason: t.exposeString('reason', { description: 'Why the filter removed it.' }),
-  }),
-});
-
 const FilterStep = builder
   .objectRef<ScheduleOutcome['explanation']['filters'][number]>('FilterStep')
   .implement({
@@ -143,6 +131,12 @@ const FilterStep = builder
         description: 'The hosts it removed, and why.',
         type: [Rejection],
         resolve: (f) => [...f.rejections],
+      }),
+      reasonGroups: t.field({
+        description:
+          'Its rejections grouped by reason code: largest group first, then by code (twenty hosts short of RAM are one group of twenty).',
+        type: [RejectionGroup],
+        resolve: (f) => groupRejections(f.rejections),
       }),
       durationMs: t.float({ description: 'Time it took.', resolve: (f) => f.durationMs }),
       failure: t.string({

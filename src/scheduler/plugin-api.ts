@@ -128,8 +128,18 @@ export interface ServerGroupView {
   readonly placingHosts?: Readonly<Record<string, number>>;
 }
 
-/** A filter's answer for one host. `reason` is human-readable and should name what was wanted and found. */
-export type Verdict = { readonly fits: true } | { readonly fits: false; readonly reason: string };
+/**
+ * A filter's answer for one host. `reason` is human-readable and should name what was wanted and
+ * found, without the host's name (the rejection already names its host). `code` is the stable,
+ * lowercase dotted cause of the rejection (`^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$`, e.g.
+ * `ram.insufficient`): explanations group rejections by it. Without one, the pipeline fills in
+ * the plugin's default code, its NAME in snake case (`RamFilter` -> `ram_filter`; see
+ * src/scheduler/runtime/reason-code.ts); a malformed one is an invalid result, isolated under
+ * the plugin's `onError` policy.
+ */
+export type Verdict =
+  | { readonly fits: true }
+  | { readonly fits: false; readonly reason: string; readonly code?: string };
 
 /** What the pipeline does with a filter that throws or overruns its budget: let every host through, or none. */
 export type FailurePolicy = 'open' | 'closed';

@@ -29,7 +29,13 @@ export interface Rejection {
   /** Root provider uuid. */
   readonly host: string;
   readonly hostName: string;
+  /** The filter's message (may carry this host's numbers). */
   readonly reason: string;
+  /**
+   * The stable cause (`ram.insufficient`): the filter's code, its default code when it gave none,
+   * or `plugin.failed_closed`. Rejections are grouped by it (reason-groups.ts).
+   */
+  readonly code: string;
 }
 
 /** One filter's run: `after + rejections.length === before` always holds. */

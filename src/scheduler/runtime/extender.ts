@@ -21,6 +21,11 @@ import type { RegisteredPlugin } from './registry';
 /** The Kubernetes extender's highest score (`MaxExtenderPriority`). */
 export const MAX_EXTENDER_SCORE = 10;
 
+/** Reason code of a host the extender listed in `failedNodes` (its reason is the extender's text). */
+export const CODE_EXTENDER_FAILED_NODE = 'extender.failed_node';
+/** Reason code of a host the extender neither kept (`nodeNames`) nor listed in `failedNodes`. */
+export const CODE_EXTENDER_NOT_KEPT = 'extender.not_kept';
+
 /** How long after the budget a call still running is aborted. */
 const ABORT_GRACE_MS = 20;
 
@@ -157,11 +162,11 @@ export function verdictsOrThrow(
   return hosts.map((h): Verdict => {
     const reason = (failed[h.name] ?? failed[h.uuid]) as string | undefined;
     if (reason !== undefined) {
-      return { fits: false, reason };
+      return { fits: false, reason, code: CODE_EXTENDER_FAILED_NODE };
     }
     return passed.has(h.name) || passed.has(h.uuid)
       ? { fits: true }
-      : { fits: false, reason: `not among the hosts ${where} kept` };
+      : { fits: false, reason: `not among the hosts ${where} kept`, code: CODE_EXTENDER_NOT_KEPT };
   });
 }
 

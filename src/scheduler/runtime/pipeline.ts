@@ -25,7 +25,8 @@ import type {
   Rejection,
 } from './explanation';
 import { isHostFilter } from './filter-stage';
-import { Budget, errorMessage, guard, isPromiseLike, type Outcome } from './isolation';
+import { Budget, guard, isPromiseLike, type Outcome } from './isolation';
+import { defaultReasonCode, FAILED_CLOSED_CODE, readVerdict } from './verdict';
 import { rankHosts, type Weighing, weighHosts } from './weighing';
 
 /** pino-compatible logger (only the two levels the pipeline uses). */
@@ -92,29 +93,6 @@ export interface Pipeline {
 const NOTHING_WEIGHED: Evaluation['weighing'] = { totals: [], components: [] };
 
 const NO_LOGGER: SchedulerLogger = { warn: () => {}, info: () => {} };
-
-const FITS: Verdict = Object.freeze({ fits: true });
-
-/**
- * The verdict a filter returned, read once into a fresh object, or null when it is not one. Never
- * throws (a getter or Proxy that throws reads as "not a verdict").
- */
-function readVerdict(value: unknown): Verdict | null {
-  try {
-    if (typeof value !== 'object' || value === null) {
-      return null;
-    }
-    const v = value as { fits?: unknown; reason?: unknown };
-    const fits = v.fits;
-    if (fits === true) {
-      return FITS;
-    }
-    const reason = fits === false ? v.reason : undefined;
-    return typeof reason === 'string' ? { fits: false, reason } : null;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Builds a pipeline from plugin instances in their configured order.
@@ -198,13 +176,17 @@ export function createPipeline(
     onFailure: (failure: PluginFailure) => void,
   ): Promise<{ step: FilterStep; survivors: HostView[] }> {
     const budget = budgetFor(f);
+    const defaultCode = defaultReasonCode(f.name);
     const start = now();
     const fail = (failure: Omit<PluginFailure, 'plugin' | 'policy'>) => {
       const full: PluginFailure = { ...failure, plugin: f.name, policy: f.onError };
       onFailure(full);
       const open = f.onError === 'open';
       const reason = `${f.name} failed closed (${full.cause}): ${full.message}`;
-      const rejections = open ? [] : hosts.map((h) => ({ host: h.uuid, hostName: h.name, reason }));
+      const code = FAILED_CLOSED_CODE;
+      const rejections = open
+        ? []
+        : hosts.map((h) => ({ host: h.uuid, hostName: h.name, reason, code }));
       const after = open ? hosts.length : 0;
       const step = {
         plugin: f.name,
@@ -249,15 +231,17 @@ export function createPipeline(
           host: host.uuid,
         });
       }
-      const verdict = readVerdict(outcome.value);
-      if (verdict === null) {
-        const message = `verdict must be { fits: true } or { fits: false, reason }, got ${errorMessage(outcome.value)}`;
+      const read = readVerdict(outcome.value, defaultCode);
+      if ('problem' in read) {
+        const message = read.problem;
         return fail({ phase: 'filter', cause: 'invalid-result', message, host: host.uuid });
       }
+      const verdict = read.verdict;
       if (verdict.fits) {
         survivors.push(host);
       } else {
-        rejections.push({ host: host.uuid, hostName: host.name, reason: verdict.reason });
+        const { reason, code } = verdict;
+        rejections.push({ host: host.uuid, hostName: host.name, reason, code });
       }
     }
     const step = {

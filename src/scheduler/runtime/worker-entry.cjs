@@ -203,7 +203,10 @@ function create(id, name, config) {
   };
 }
 
-/** A verdict as sent back: `true`, the rejection reason, or `{ invalid }` for anything else. */
+/**
+ * A verdict as sent back: `true`, the rejection reason (no code), `{ reason, code }` (the code as
+ * given, checked by the pipeline), or `{ invalid }` for anything else.
+ */
 function encodeVerdict(v) {
   try {
     if (v !== null && typeof v === 'object') {
@@ -211,7 +214,14 @@ function encodeVerdict(v) {
         return true;
       }
       if (v.fits === false && typeof v.reason === 'string') {
-        return v.reason;
+        const reason = v.reason;
+        const code = v.code;
+        if (code === undefined) {
+          return reason;
+        }
+        return typeof code === 'string'
+          ? { reason, code }
+          : { invalid: `reason code must be a string, got ${errorMessage(code)}` };
       }
     }
   } catch {

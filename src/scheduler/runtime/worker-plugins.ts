@@ -68,8 +68,19 @@ function proxyPlugin(id: number, c: Created, pool: PluginWorkerPool): SchedulerP
   const budget = c.timeBudgetMs ?? DEFAULT_BUDGET_MS;
   const run = (job: Omit<PoolJob, 'id'>, deadlineMs: number) =>
     pool.run({ ...job, id }, Math.max(deadlineMs, 1) + KILL_GRACE_MS);
-  const decodeVerdict = (v: unknown) =>
-    v === true ? { fits: true } : typeof v === 'string' ? { fits: false, reason: v } : v;
+  const decodeVerdict = (v: unknown) => {
+    if (v === true) {
+      return { fits: true };
+    }
+    if (typeof v === 'string') {
+      return { fits: false, reason: v };
+    }
+    const coded = v as { reason?: unknown; code?: unknown; invalid?: unknown };
+    // `{ reason, code }`: the pipeline checks the code; `{ invalid }` stays as it is (not a verdict).
+    return typeof coded.reason === 'string'
+      ? { fits: false, reason: coded.reason, code: coded.code }
+      : v;
+  };
   const decodeWeight = (v: unknown) =>
     typeof v === 'number' ? v : (v as { invalid?: string }).invalid;
   const filterBatch = async (hosts: readonly HostView[], spec: RequestSpec, ms: number) =>

@@ -43,15 +43,15 @@ describe('pipeline filters', () => {
         before: 4,
         after: 2,
         rejections: [
-          { host: 'h1', hostName: 'host-1', reason: 'A does not like h1' },
-          { host: 'h3', hostName: 'host-3', reason: 'A does not like h3' },
+          { host: 'h1', hostName: 'host-1', reason: 'A does not like h1', code: 'a' },
+          { host: 'h3', hostName: 'host-3', reason: 'A does not like h3', code: 'a' },
         ],
       },
       {
         plugin: 'B',
         before: 2,
         after: 1,
-        rejections: [{ host: 'h4', hostName: 'host-4', reason: 'B does not like h4' }],
+        rejections: [{ host: 'h4', hostName: 'host-4', reason: 'B does not like h4', code: 'b' }],
       },
     ]);
     expect(summariseExplanation(explanation)).toEqual(['A: 4 -> 2', 'B: 2 -> 1']);

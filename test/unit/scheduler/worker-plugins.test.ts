@@ -25,7 +25,11 @@ exports.create = (config, handle) => ({
     if (state.mode === 'invalid') return { fits: 'maybe' };
     if (state.mode === 'mutate') { host.name = 'x'; }
     const n = Number(host.name.slice(2));
-    return n % 2 === 1 ? { fits: false, reason: 'odd ' + n } : { fits: true };
+    if (n % 2 === 0) return { fits: true };
+    if (state.mode === 'coded') return { fits: false, reason: 'odd ' + n, code: 'parity.odd' };
+    if (state.mode === 'badcode') return { fits: false, reason: 'odd', code: 'Parity Odd' };
+    if (state.mode === 'numcode') return { fits: false, reason: 'odd', code: 7 };
+    return { fits: false, reason: 'odd ' + n };
   },
 });`;
 
@@ -106,6 +110,7 @@ describe('worker-thread plugins in the pipeline', () => {
       host: '00000000-0000-0000-0000-000000000001',
       hostName: 'n-1',
       reason: 'odd 1',
+      code: 'odd_filter',
     });
     // Highest name number weighs most (multiplier 2 after min-max normalisation).
     const best = e.weighing.totals.indexOf(Math.max(...e.weighing.totals));
@@ -121,6 +126,18 @@ describe('worker-thread plugins in the pipeline', () => {
     ['throws on a host', 'throw', 'error', /on host .*: cannot judge n-3/],
     ['returns an invalid verdict', 'invalid', 'invalid-result', /verdict must be/],
     [
+      'returns a malformed reason code',
+      'badcode',
+      'invalid-result',
+      /reason code must be .*Parity Odd/,
+    ],
+    [
+      'returns a reason code that is not text',
+      'numcode',
+      'invalid-result',
+      /code must be a string, got 7/,
+    ],
+    [
       'mutates a host view (frozen in the worker too)',
       'mutate',
       'error',
@@ -133,6 +150,17 @@ describe('worker-thread plugins in the pipeline', () => {
     ]);
     expect(e.explanation.failures[0]!.message).toMatch(message);
     expect(e.survivors).toHaveLength(6);
+  });
+
+  it("carries a filter's reason code across the thread boundary", async () => {
+    const e = await evaluate(pipeline('coded'), hosts(4));
+    expect(e.explanation.failures).toEqual([]);
+    expect(e.explanation.filters[0]!.rejections.map((r) => [r.hostName, r.code, r.reason])).toEqual(
+      [
+        ['n-1', 'parity.odd', 'odd 1'],
+        ['n-3', 'parity.odd', 'odd 3'],
+      ],
+    );
   });
 
   it('refuses work once closed', async () => {

@@ -24,7 +24,7 @@ const BY_ID = 'ResourceProvider';
 /** Cursors of a ranked (orderBy) listing: the position of the provider before the page. */
 const BY_RANK = 'ResourceProviderRank';
 
-const SortDirection = builder.enumType('SortDirection', {
+export const SortDirection = builder.enumType('SortDirection', {
   description: 'Sort order.',
   values: {
     ASC: { description: 'Smallest first.' },

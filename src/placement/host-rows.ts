@@ -155,7 +155,7 @@ export function hostRowsFromIndex(
 }
 
 /** Distinct ids over the lists of `slots` (a consumer may hold allocations on several providers). */
-function distinctCount(lists: readonly Int32Array[], slots: ArrayLike<number>): number {
+export function distinctCount(lists: readonly Int32Array[], slots: ArrayLike<number>): number {
   if (slots.length === 1) {
     return lists[slots[0]!]?.length ?? 0;
   }

@@ -5,15 +5,15 @@
 // nova/scheduler/filters/utils.py validate_num_values).
 import { configKeys } from '../../src/scheduler/helpers';
 import { countFilter, countFilterConfig, ioOps } from '../host-counts';
-import { DEFAULT_MAX, REASON_TOO_MANY_IO_OPS } from '../io-ops-filter/index';
+import { CODE_TOO_MANY_IO_OPS, DEFAULT_MAX, REASON_TOO_MANY_IO_OPS } from '../io-ops-filter/index';
 
 const CONFIG = countFilterConfig('maxIoOpsPerHost', DEFAULT_MAX);
 /** The configuration schema; its keys are the configuration keys (any other stops start-up). */
 export const configSchema = () => CONFIG;
 export const CONFIG_KEYS = configKeys(CONFIG);
 
-/** Nova's default maximum and the rejection reason, as IoOpsFilter's. */
-export { DEFAULT_MAX, REASON_TOO_MANY_IO_OPS };
+/** Nova's default maximum and the rejection reason and code, as IoOpsFilter's. */
+export { CODE_TOO_MANY_IO_OPS, DEFAULT_MAX, REASON_TOO_MANY_IO_OPS };
 
 /** Nova-compatible name, as written in `enabledFilters`. */
 export const NAME = 'AggregateIoOpsFilter';
@@ -36,5 +36,6 @@ export const create = countFilter({
   defaultMax: DEFAULT_MAX,
   metadataKey: METADATA_KEY,
   reason: REASON_TOO_MANY_IO_OPS,
+  code: CODE_TOO_MANY_IO_OPS,
   noun: 'moves in progress',
 });

@@ -1,7 +1,7 @@
 // Table tests for AggregateNumInstancesFilter (after nova/tests/unit/scheduler/filters/test_num_instances_filters.py TestAggregateNumInstancesFilter).
 import { buildHostView, buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
-import { create, NAME, REASON_TOO_MANY_INSTANCES } from './index';
+import { CODE_TOO_MANY_INSTANCES, create, NAME, REASON_TOO_MANY_INSTANCES } from './index';
 
 interface Case {
   readonly name: string;
@@ -93,8 +93,9 @@ describe(NAME, () => {
     const verdict = verdictOf(plugin, host, buildRequestSpec());
     expect(verdict.fits).toBe(want);
     if (!verdict.fits) {
+      expect(verdict.code).toBe(CODE_TOO_MANY_INSTANCES);
       expect(verdict.reason).toMatch(
-        new RegExp(`^${REASON_TOO_MANY_INSTANCES}: compute-1 has ${count} instances, max \\d+$`),
+        new RegExp(`^${REASON_TOO_MANY_INSTANCES}: ${count} instances, max \\d+$`),
       );
     }
   });

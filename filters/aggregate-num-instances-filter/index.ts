@@ -5,15 +5,19 @@
 // nova/scheduler/filters/utils.py validate_num_values).
 import { configKeys } from '../../src/scheduler/helpers';
 import { countFilter, countFilterConfig, instances } from '../host-counts';
-import { DEFAULT_MAX, REASON_TOO_MANY_INSTANCES } from '../num-instances-filter/index';
+import {
+  CODE_TOO_MANY_INSTANCES,
+  DEFAULT_MAX,
+  REASON_TOO_MANY_INSTANCES,
+} from '../num-instances-filter/index';
 
 const CONFIG = countFilterConfig('maxInstancesPerHost', DEFAULT_MAX);
 /** The configuration schema; its keys are the configuration keys (any other stops start-up). */
 export const configSchema = () => CONFIG;
 export const CONFIG_KEYS = configKeys(CONFIG);
 
-/** Nova's default maximum and the rejection reason, as NumInstancesFilter's. */
-export { DEFAULT_MAX, REASON_TOO_MANY_INSTANCES };
+/** Nova's default maximum and the rejection reason and code, as NumInstancesFilter's. */
+export { CODE_TOO_MANY_INSTANCES, DEFAULT_MAX, REASON_TOO_MANY_INSTANCES };
 
 /** Nova-compatible name, as written in `enabledFilters`. */
 export const NAME = 'AggregateNumInstancesFilter';
@@ -36,5 +40,6 @@ export const create = countFilter({
   defaultMax: DEFAULT_MAX,
   metadataKey: METADATA_KEY,
   reason: REASON_TOO_MANY_INSTANCES,
+  code: CODE_TOO_MANY_INSTANCES,
   noun: 'instances',
 });

@@ -4,6 +4,8 @@
 import { buildHostView, buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import {
+  CODE_FLAVOR_NOT_ALLOWED,
+  CODE_NO_FLAVOR_NAME,
   create,
   FLAVOR_NAME_SPEC,
   NAME,
@@ -92,13 +94,20 @@ describe(NAME, () => {
       want: false,
     },
   ])('$name -> $want', ({ flavor, aggs, want }) => {
-    expect(fits(flavor, aggs).fits).toBe(want);
+    const verdict = fits(flavor, aggs);
+    expect(verdict.fits).toBe(want);
+    if (!verdict.fits) {
+      expect(verdict.code).toBe(
+        flavor === undefined ? CODE_NO_FLAVOR_NAME : CODE_FLAVOR_NOT_ALLOWED,
+      );
+    }
   });
 
   it('names the flavor and the allowed ones', () => {
     expect(fits('fake3', [{ instance_type: 'fake1,fake2' }])).toEqual({
       fits: false,
-      reason: `${REASON_FLAVOR_NOT_ALLOWED}: "fake3" wanted, fake_host takes "fake1", "fake2"`,
+      reason: `${REASON_FLAVOR_NOT_ALLOWED}: "fake3" wanted, the host takes "fake1", "fake2"`,
+      code: 'aggregate_type_affinity.flavor_not_allowed',
     });
   });
 
@@ -107,5 +116,6 @@ describe(NAME, () => {
     const verdict = fits(undefined, [{ instance_type: 'fake1' }]);
     expect(verdict.fits).toBe(false);
     expect(!verdict.fits && verdict.reason.startsWith(REASON_NO_FLAVOR_NAME)).toBe(true);
+    expect(!verdict.fits && verdict.code).toBe('aggregate_type_affinity.no_flavor_name');
   });
 });

@@ -27,6 +27,10 @@ export const REASON_FLAVOR_NOT_ALLOWED = 'flavor not allowed by aggregate instan
 /** Rejection: the host's aggregates restrict flavors and the request names none. */
 export const REASON_NO_FLAVOR_NAME =
   'aggregate instance_type restricts flavors, request names none';
+/** Reason code of {@link REASON_FLAVOR_NOT_ALLOWED}. */
+export const CODE_FLAVOR_NOT_ALLOWED = 'aggregate_type_affinity.flavor_not_allowed';
+/** Reason code of {@link REASON_NO_FLAVOR_NAME}. */
+export const CODE_NO_FLAVOR_NAME = 'aggregate_type_affinity.no_flavor_name';
 
 /** Creates the filter; it takes no configuration. */
 export const create: FilterFactory<string | undefined> = () => ({
@@ -43,7 +47,8 @@ export const create: FilterFactory<string | undefined> = () => ({
     if (flavor === undefined) {
       return {
         fits: false,
-        reason: `${REASON_NO_FLAVOR_NAME} (extra spec ${FLAVOR_NAME_SPEC}); ${host.name} takes ${list}`,
+        reason: `${REASON_NO_FLAVOR_NAME} (extra spec ${FLAVOR_NAME_SPEC}); the host takes ${list}`,
+        code: CODE_NO_FLAVOR_NAME,
       };
     }
     if (allowed.includes(flavor)) {
@@ -51,7 +56,8 @@ export const create: FilterFactory<string | undefined> = () => ({
     }
     return {
       fits: false,
-      reason: `${REASON_FLAVOR_NOT_ALLOWED}: "${flavor}" wanted, ${host.name} takes ${list}`,
+      reason: `${REASON_FLAVOR_NOT_ALLOWED}: "${flavor}" wanted, the host takes ${list}`,
+      code: CODE_FLAVOR_NOT_ALLOWED,
     };
   },
 });

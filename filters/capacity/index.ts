@@ -26,6 +26,8 @@ export interface CapacityFilterSpec {
   readonly ratioKey: string;
   /** Rejection reason prefix. */
   readonly reason: string;
+  /** Rejection reason code (`ram.insufficient`). */
+  readonly code: string;
   /** Unit shown in reasons ('MB', 'GB'). */
   readonly unit: string;
 }
@@ -53,6 +55,7 @@ export function capacityFilter(spec: CapacityFilterSpec): PluginFactory<FilterPl
         return {
           fits: false,
           reason: `${spec.reason}: wanted ${wanted} ${spec.unit}, found ${free} ${spec.unit} free (${how})`,
+          code: spec.code,
         };
       },
     }) satisfies FilterPlugin;

@@ -7,7 +7,7 @@ import {
   type InventoryInput,
 } from '../../src/scheduler/plugin-testing';
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
-import { create, NAME, REASON_INSUFFICIENT_DISK } from './index';
+import { CODE_INSUFFICIENT_DISK, create, NAME, REASON_INSUFFICIENT_DISK } from './index';
 
 function run(
   disk: InventoryInput | undefined,
@@ -84,6 +84,7 @@ describe(NAME, () => {
     const verdict = run(disk, aggs, wanted);
     expect(verdict.fits).toBe(want);
     if (!verdict.fits) {
+      expect(verdict.code).toBe(CODE_INSUFFICIENT_DISK);
       expect(verdict.reason.startsWith(`${REASON_INSUFFICIENT_DISK}: wanted ${wanted} GB`)).toBe(
         true,
       );

@@ -20,6 +20,8 @@ export const RATIO_KEY = 'disk_allocation_ratio';
 
 /** Rejection: not enough free disk. */
 export const REASON_INSUFFICIENT_DISK = 'insufficient free disk';
+/** Reason code of that rejection. */
+export const CODE_INSUFFICIENT_DISK = 'disk.insufficient';
 
 /** Creates the filter; it takes no configuration. */
 export const create = capacityFilter({
@@ -27,5 +29,6 @@ export const create = capacityFilter({
   resourceClass: RESOURCE_CLASS,
   ratioKey: RATIO_KEY,
   reason: REASON_INSUFFICIENT_DISK,
+  code: CODE_INSUFFICIENT_DISK,
   unit: 'GB',
 });

@@ -55,6 +55,8 @@ export interface CountFilterSpec {
   readonly metadataKey?: string;
   /** Rejection reason prefix. */
   readonly reason: string;
+  /** Rejection reason code (`num_instances.too_many`). */
+  readonly code: string;
   /** What is counted, for reasons ('instances'). */
   readonly noun: string;
 }
@@ -109,7 +111,8 @@ export function countFilter(spec: CountFilterSpec): PluginFactory<FilterPlugin> 
         }
         return {
           fits: false,
-          reason: `${spec.reason}: ${host.name} has ${count} ${spec.noun}, max ${max}`,
+          reason: `${spec.reason}: ${count} ${spec.noun}, max ${max}`,
+          code: spec.code,
         };
       },
     } satisfies FilterPlugin;

@@ -8,6 +8,7 @@ import { createPipeline } from '../../src/scheduler/runtime/pipeline';
 import { buildPlugin, runPipeline, verdictOf } from '../../test/support/plugin';
 import {
   ARCH_TRAITS,
+  CODE_UNSUPPORTED,
   create,
   ERROR_BAD_VERSION,
   NAME,
@@ -154,8 +155,9 @@ describe(NAME, () => {
     const verdict = verdictOf(plugin, host, buildRequestSpec({ extraSpecs }));
     expect(verdict.fits).toBe(want);
     if (!verdict.fits) {
+      expect(verdict.code).toBe(CODE_UNSUPPORTED);
       expect(verdict.reason).toMatch(
-        new RegExp(`^${REASON_UNSUPPORTED}: \\w+=\\S+ needs root trait [A-Z0-9_]+ on compute-1$`),
+        new RegExp(`^${REASON_UNSUPPORTED}: \\w+=\\S+ needs root trait [A-Z0-9_]+$`),
       );
     }
   });
@@ -189,6 +191,7 @@ describe(NAME, () => {
     expect(verdictOf(plugin, host, buildRequestSpec({ extraSpecs }))).toEqual({
       fits: false,
       reason: `${REASON_INVALID}: ${shown} is not a valid ${what}`,
+      code: 'image_properties.invalid',
     });
   });
 
@@ -215,7 +218,8 @@ describe(NAME, () => {
     });
     expect(verdictOf(arm, x86, buildRequestSpec())).toEqual({
       fits: false,
-      reason: `${REASON_UNSUPPORTED}: imagePropertiesDefaultArchitecture=aarch64 needs root trait HW_ARCH_AARCH64 on compute-1`,
+      reason: `${REASON_UNSUPPORTED}: imagePropertiesDefaultArchitecture=aarch64 needs root trait HW_ARCH_AARCH64`,
+      code: 'image_properties.unsupported',
     });
     const req = buildRequestSpec({ extraSpecs: { 'image:hw_architecture': 'x86_64' } });
     expect(verdictOf(arm, x86, req)).toEqual({ fits: true });
@@ -242,7 +246,8 @@ describe(NAME, () => {
     const req = buildRequestSpec({ extraSpecs: { 'image:hw_architecture': 'amd64' } });
     expect(verdictOf(plugin, host, req)).toEqual({
       fits: false,
-      reason: `${REASON_UNSUPPORTED}: hw_architecture=amd64 needs root trait HW_ARCH_X86_64 on compute-1`,
+      reason: `${REASON_UNSUPPORTED}: hw_architecture=amd64 needs root trait HW_ARCH_X86_64`,
+      code: 'image_properties.unsupported',
     });
   });
 
@@ -335,7 +340,8 @@ describe(NAME, () => {
       const image = { ...props, img_hv_requested_version: '>= 6.0, < 8.0' };
       expect(verdictOf(plugin, host([...kvm, version(8000000)]), spec(image))).toEqual({
         fits: false,
-        reason: `${REASON_VERSION}: image:img_hv_requested_version=">= 6.0, < 8.0", compute-1 runs 8.0.0 (CUSTOM_HYPERVISOR_VERSION_8000000)`,
+        reason: `${REASON_VERSION}: image:img_hv_requested_version=">= 6.0, < 8.0", the host runs 8.0.0 (CUSTOM_HYPERVISOR_VERSION_8000000)`,
+        code: 'image_properties.hypervisor_version',
       });
     });
 
@@ -344,6 +350,7 @@ describe(NAME, () => {
       expect(verdictOf(plugin, host([...kvm, version(5000)]), spec(image))).toMatchObject({
         fits: false,
         reason: expect.stringContaining(REASON_UNSUPPORTED),
+        code: 'image_properties.unsupported',
       });
     });
 
@@ -379,6 +386,7 @@ describe(NAME, () => {
             host: uuid,
             hostName: `compute-${i}`,
             reason: `${NAME} failed closed (error): ${message}`,
+            code: 'plugin.failed_closed',
           })),
         );
       },

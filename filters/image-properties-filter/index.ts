@@ -40,6 +40,12 @@ export const REASON_UNSUPPORTED = 'host does not support the image properties';
 export const REASON_INVALID = 'invalid image property';
 /** Rejection: the host's hypervisor version does not satisfy `img_hv_requested_version`. */
 export const REASON_VERSION = 'host hypervisor version does not satisfy the image';
+/** Reason code of {@link REASON_UNSUPPORTED}. */
+export const CODE_UNSUPPORTED = 'image_properties.unsupported';
+/** Reason code of {@link REASON_INVALID}. */
+export const CODE_INVALID = 'image_properties.invalid';
+/** Reason code of {@link REASON_VERSION}. */
+export const CODE_VERSION = 'image_properties.hypervisor_version';
 /**
  * What the filter throws (failing closed: every host rejected with it, as Nova's ValueError fails
  * the request) when a host reaches the version check with a predicate or a version Python refuses.
@@ -220,7 +226,8 @@ function versionVerdict(host: HostView, wanted: WantedVersion | undefined): Verd
     ? { fits: true }
     : {
         fits: false,
-        reason: `${REASON_VERSION}: ${shown}, ${host.name} runs ${dotted} (CUSTOM_HYPERVISOR_VERSION_${hv})`,
+        reason: `${REASON_VERSION}: ${shown}, the host runs ${dotted} (CUSTOM_HYPERVISOR_VERSION_${hv})`,
+        code: CODE_VERSION,
       };
 }
 
@@ -259,7 +266,7 @@ export const create: FilterFactory<Wanted> = (config) => {
     prepare: (req) => wantedTraits(req.extraSpecs, defaultArch),
     filter(host, _req, wanted) {
       if ('invalid' in wanted) {
-        return { fits: false, reason: wanted.invalid };
+        return { fits: false, reason: wanted.invalid, code: CODE_INVALID };
       }
       if (wanted.traits.length === 0) {
         return { fits: true }; // Nova: supported when no property is asked for, version unread
@@ -268,7 +275,8 @@ export const create: FilterFactory<Wanted> = (config) => {
         if (!host.root.traits.includes(trait)) {
           return {
             fits: false,
-            reason: `${REASON_UNSUPPORTED}: ${key}=${value} needs root trait ${trait} on ${host.name}`,
+            reason: `${REASON_UNSUPPORTED}: ${key}=${value} needs root trait ${trait}`,
+            code: CODE_UNSUPPORTED,
           };
         }
       }

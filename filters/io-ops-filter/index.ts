@@ -18,6 +18,8 @@ export const configSchema = () => CONFIG;
 export const CONFIG_KEYS = configKeys(CONFIG);
 /** Rejection: the host has reached the maximum. */
 export const REASON_TOO_MANY_IO_OPS = 'too many concurrent I/O-heavy operations on the host';
+/** Reason code of that rejection. */
+export const CODE_TOO_MANY_IO_OPS = 'io_ops.too_many';
 
 /**
  * Creates the filter. Config: `maxIoOpsPerHost` (default 8), `countMovesOn` (`both`, or
@@ -30,5 +32,6 @@ export const create = countFilter({
   configKey: 'maxIoOpsPerHost',
   defaultMax: DEFAULT_MAX,
   reason: REASON_TOO_MANY_IO_OPS,
+  code: CODE_TOO_MANY_IO_OPS,
   noun: 'moves in progress',
 });

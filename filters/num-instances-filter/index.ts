@@ -17,6 +17,8 @@ export const configSchema = () => CONFIG;
 export const CONFIG_KEYS = configKeys(CONFIG);
 /** Rejection: the host has reached the maximum. */
 export const REASON_TOO_MANY_INSTANCES = 'too many instances on the host';
+/** Reason code of that rejection. */
+export const CODE_TOO_MANY_INSTANCES = 'num_instances.too_many';
 
 /**
  * Creates the filter. Config: `maxInstancesPerHost` (default 50), `countMovesOn` (`both`, or
@@ -29,5 +31,6 @@ export const create = countFilter({
   configKey: 'maxInstancesPerHost',
   defaultMax: DEFAULT_MAX,
   reason: REASON_TOO_MANY_INSTANCES,
+  code: CODE_TOO_MANY_INSTANCES,
   noun: 'instances',
 });

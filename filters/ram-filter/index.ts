@@ -20,6 +20,8 @@ export const RATIO_KEY = 'ram_allocation_ratio';
 
 /** Rejection: not enough free memory. */
 export const REASON_INSUFFICIENT_RAM = 'insufficient free RAM';
+/** Reason code of that rejection. */
+export const CODE_INSUFFICIENT_RAM = 'ram.insufficient';
 
 /** Creates the filter; it takes no configuration. */
 export const create = capacityFilter({
@@ -27,5 +29,6 @@ export const create = capacityFilter({
   resourceClass: RESOURCE_CLASS,
   ratioKey: RATIO_KEY,
   reason: REASON_INSUFFICIENT_RAM,
+  code: CODE_INSUFFICIENT_RAM,
   unit: 'MB',
 });

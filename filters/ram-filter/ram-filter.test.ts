@@ -7,7 +7,7 @@ import {
   type InventoryInput,
 } from '../../src/scheduler/plugin-testing';
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
-import { create, NAME, REASON_INSUFFICIENT_RAM } from './index';
+import { CODE_INSUFFICIENT_RAM, create, NAME, REASON_INSUFFICIENT_RAM } from './index';
 
 interface Case {
   readonly name: string;
@@ -92,6 +92,7 @@ describe(NAME, () => {
     const verdict = run(c);
     expect(verdict.fits).toBe(c.want);
     if (!verdict.fits) {
+      expect(verdict.code).toBe(CODE_INSUFFICIENT_RAM);
       expect(verdict.reason.startsWith(`${REASON_INSUFFICIENT_RAM}: wanted ${c.wanted} MB`)).toBe(
         true,
       );
@@ -109,6 +110,7 @@ describe(NAME, () => {
     expect(verdict).toEqual({
       fits: false,
       reason: `${REASON_INSUFFICIENT_RAM}: wanted 2000 MB, found 1000 MB free (aggregate ram_allocation_ratio=1)`,
+      code: 'ram.insufficient',
     });
   });
 });

@@ -17,7 +17,7 @@ const SCHEDULE = `mutation S($input: ScheduleInput!) {
 }`;
 const CONFIRM = `mutation M($input: EndMoveInput!) { confirmMove(input: $input) { uuid } }`;
 const EXPLAIN = `query E($i: ScheduleInput!) { explainPlacement(input: $i) {
-  filterSteps { filter rejections { reason } }
+  filterSteps { filter rejections { host { name } reason } }
 } }`;
 
 const vcpu = (amount: number) => ({
@@ -48,7 +48,7 @@ describe('host instance and I/O-operation counts', () => {
     expect(r.errors).toBeUndefined();
   }
 
-  /** filter name -> rejection reasons, for a 1-VCPU request. */
+  /** filter name -> `host: reason` of its rejections, for a 1-VCPU request. */
   async function rejections(profile?: string): Promise<Record<string, string[]>> {
     const r = await gql(t.app, EXPLAIN, {
       i: {
@@ -62,9 +62,9 @@ describe('host instance and I/O-operation counts', () => {
     expect(r.errors).toBeUndefined();
     return Object.fromEntries(
       r.data.explainPlacement.filterSteps.map(
-        (s: { filter: string; rejections: { reason: string }[] }) => [
+        (s: { filter: string; rejections: { host: { name: string }; reason: string }[] }) => [
           s.filter,
-          s.rejections.map((x) => x.reason).sort(),
+          s.rejections.map((x) => `${x.host.name}: ${x.reason}`).sort(),
         ],
       ),
     );
@@ -125,7 +125,7 @@ describe('host instance and I/O-operation counts', () => {
   it('counts each consumer once per tree and rejects a host at the maximum', async () => {
     const r = await rejections();
     expect(r.NumInstancesFilter).toEqual([
-      `too many instances on the host: ${names.busy} has 2 instances, max 2`,
+      `${names.busy}: too many instances on the host: 2 instances, max 2`,
     ]);
     expect(r.IoOpsFilter).toEqual([]);
   });
@@ -140,22 +140,22 @@ describe('host instance and I/O-operation counts', () => {
     expect(moved.data.schedule.selections[0].host).not.toBeNull();
     expect((await rejections()).IoOpsFilter).toEqual(
       [
-        `too many concurrent I/O-heavy operations on the host: ${names.empty} has 1 moves in progress, max 1`,
-        `too many concurrent I/O-heavy operations on the host: ${names.full} has 1 moves in progress, max 1`,
+        `${names.empty}: too many concurrent I/O-heavy operations on the host: 1 moves in progress, max 1`,
+        `${names.full}: too many concurrent I/O-heavy operations on the host: 1 moves in progress, max 1`,
       ].sort(),
     );
     // Nova's count: the moving consumer is an instance and an io op of its source only, so
     // `empty` (its destination) has none of either.
     expect(await rejections('nova')).toEqual({
       IoOpsFilter: [
-        `too many concurrent I/O-heavy operations on the host: ${names.full} has 1 moves in progress, max 1`,
+        `${names.full}: too many concurrent I/O-heavy operations on the host: 1 moves in progress, max 1`,
       ],
-      NumInstancesFilter: [`too many instances on the host: ${names.busy} has 2 instances, max 1`],
+      NumInstancesFilter: [`${names.busy}: too many instances on the host: 2 instances, max 1`],
     });
     const confirmed = await gql(t.app, CONFIRM, { input: { consumerUuid: mover } });
     expect(confirmed.errors).toBeUndefined();
     expect(await rejections()).toEqual({
-      NumInstancesFilter: [`too many instances on the host: ${names.busy} has 2 instances, max 2`],
+      NumInstancesFilter: [`${names.busy}: too many instances on the host: 2 instances, max 2`],
       IoOpsFilter: [],
     });
   });

@@ -1,5 +1,6 @@
 // Between the engine's answers and the scheduler's host views: allocation requests grouped by
 // the tree that hosts them, and the "No valid host" reason of an explanation.
+import type { CandidateStage } from '../placement/allocation-candidates/candidate-stage';
 import { SHARING_TRAIT } from '../placement/allocation-candidates/capacity-index';
 import type {
   AllocationRequest,
@@ -45,13 +46,18 @@ export function fromView(
   }));
 }
 
-/** Why nothing was placed, from the explanation. */
-export function noValidHost(e: Explanation): string {
+/** Why nothing was placed, from the explanation (and the candidate stage, when it found none). */
+export function noValidHost(
+  e: Explanation,
+  stage?: Pick<CandidateStage, 'summary'> | null,
+): string {
   if (e.unsatisfiable) {
     return `No valid host: ${e.unsatisfiable.plugin}: ${e.unsatisfiable.reason}`;
   }
   if (e.hostsIn === 0) {
-    return 'No valid host: no allocation candidates for the request';
+    return stage
+      ? `No valid host: ${stage.summary}`
+      : 'No valid host: no allocation candidates for the request';
   }
   const steps = e.filters.map((f) => `${f.plugin}: ${f.before} -> ${f.after}`).join(', ');
   return `No valid host: ${steps}`;

@@ -1,5 +1,6 @@
 // The scheduler's request and answer in domain terms (the GraphQL ScheduleInput and
 // ScheduleResult, and what explainPlacement returns).
+import type { CandidateStage } from '../placement/allocation-candidates/candidate-stage';
 import type { CandidateRequest } from '../placement/allocation-candidates/request';
 import type { ProviderAllocation } from '../placement/allocation-candidates/results';
 import type { ResourceProviderRecord } from '../placement/types';
@@ -39,4 +40,10 @@ export interface ScheduleOutcome {
   readonly selections: readonly Selection[];
   readonly explanation: Explanation;
   readonly ranking: readonly RankedHost[];
+  /**
+   * How the allocation-candidate query narrowed the hosts: always for explainPlacement, for
+   * schedule when it found no candidate; null otherwise (and when a plugin declared the request
+   * unsatisfiable before candidates were asked for).
+   */
+  readonly candidateStage?: CandidateStage | null;
 }

@@ -7,6 +7,11 @@ import { ATTR_CONSUMERS, ATTR_HOST } from '../observability/attributes';
 import type { Logger } from '../observability/logger';
 import { BARE_STAGES, type StageObserver } from '../observability/stage';
 import type { CandidateService } from '../placement/allocation-candidates/candidate-service';
+import {
+  type CandidateStage,
+  explainCandidateStage,
+} from '../placement/allocation-candidates/candidate-stage';
+import type { CandidateRequest } from '../placement/allocation-candidates/request';
 import type { AllocationCandidates } from '../placement/allocation-candidates/results';
 import type { Claimed, ClaimService } from '../placement/claims';
 import { ConflictError, ErrorCode } from '../placement/errors';
@@ -50,7 +55,7 @@ export interface SchedulingDeps {
   readonly candidateCache: CandidateCache;
   readonly hostViews: HostViewCache;
   readonly aggregates: AggregateMetadataCache;
-  readonly evaluations: EvaluationMemo<Evaluation>;
+  readonly evaluations: EvaluationMemo<Evaluated>;
   /** Writes claims (batched here: those that queue up together share a transaction) and undoes them. */
   readonly claimService: ClaimWriter & Pick<ClaimService, 'undo'>;
   /** Most claims one transaction writes (`BERTH_CLAIM_BATCH`; 1 = every claim alone). */
@@ -71,6 +76,18 @@ export interface SchedulingDeps {
   readonly stages?: StageObserver;
 }
 
+/** A pipeline evaluation and the request (as plugins amended it) whose candidates it filtered. */
+export type Evaluated = Evaluation & { readonly candidateRequest?: CandidateRequest };
+
+/** What one pipeline run gives a request: its explanation and ranking. */
+interface Evaluation1 {
+  readonly explanation: Explanation;
+  readonly ranking: RankedHost[];
+  readonly spec: RequestSpec;
+  /** The request whose allocation candidates were filtered (absent when a plugin declared it unsatisfiable). */
+  readonly candidateRequest?: CandidateRequest;
+}
+
 /** Orchestrates the pipeline over the domain services. */
 export class SchedulingService {
   private readonly inFlight = new InFlight();
@@ -87,7 +104,7 @@ export class SchedulingService {
   /** Writes claims, batching those that queue up together. */
   readonly claims: ClaimBatcher;
   /** Evaluations shared by identical requests. */
-  readonly evaluations: EvaluationMemo<Evaluation>;
+  readonly evaluations: EvaluationMemo<Evaluated>;
 
   constructor(private readonly deps: SchedulingDeps) {
     this.aggregates = deps.aggregates;
@@ -113,7 +130,7 @@ export class SchedulingService {
   private async evaluate(
     req: ScheduleRequest,
     chosen = this.pipelineFor(req.profile, req.filters),
-  ): Promise<{ explanation: Explanation; ranking: RankedHost[]; spec: RequestSpec }> {
+  ): Promise<Evaluation1> {
     const { pipeline } = chosen;
     const spec = await requestSpecOf(req, this.deps.instanceHosts, this.deps.serverGroups);
     // Every change heard so far is applied first, so the version names what the evaluation reads.
@@ -122,25 +139,53 @@ export class SchedulingService {
       index: this.candidates.revision,
       aggregates: this.aggregates.changes,
     };
-    const evaluation = await this.evaluations.get(evaluationKey(spec, chosen.key), version, () =>
-      pipeline.evaluate(spec, {
-        aggregates: async () =>
-          (await this.aggregates.all()).filter((a) => Object.keys(a.metadata).length > 0),
-        hosts: (amended) =>
-          this.stages.observe('candidates', undefined, undefined, async () =>
-            this.hostViews(
-              await this.cache.getOrCompute(amended.candidateRequest, this.candidates),
-            ),
-          ),
-        stages: this.stages,
-      }),
+    const evaluation = await this.evaluations.get(
+      evaluationKey(spec, chosen.key),
+      version,
+      async (): Promise<Evaluated> => {
+        let candidateRequest: CandidateRequest | undefined;
+        const evaluated = await pipeline.evaluate(spec, {
+          aggregates: async () =>
+            (await this.aggregates.all()).filter((a) => Object.keys(a.metadata).length > 0),
+          hosts: (amended) => {
+            candidateRequest = amended.candidateRequest;
+            return this.stages.observe('candidates', undefined, undefined, async () =>
+              this.hostViews(
+                await this.cache.getOrCompute(amended.candidateRequest, this.candidates),
+              ),
+            );
+          },
+          stages: this.stages,
+        });
+        return candidateRequest ? { ...evaluated, candidateRequest } : evaluated;
+      },
     );
     const result = pipeline.rank(evaluation);
     return {
       explanation: { ...result.explanation, profile: chosen.profile },
       ranking: [...result.hosts],
       spec,
+      ...(evaluation.candidateRequest ? { candidateRequest: evaluation.candidateRequest } : {}),
     };
+  }
+
+  /**
+   * How the allocation-candidate query narrowed the hosts for an evaluated request (null when a
+   * plugin declared the request unsatisfiable before any candidate was asked for).
+   */
+  private async candidateStage(evaluated: Evaluation1): Promise<CandidateStage | null> {
+    if (!evaluated.candidateRequest) {
+      return null;
+    }
+    const [index, aggregates] = await Promise.all([
+      this.candidates.current(),
+      this.aggregates.all(),
+    ]);
+    const names = new Map(aggregates.map((a) => [a.uuid, a.name ?? undefined]));
+    return explainCandidateStage(index, evaluated.candidateRequest, {
+      hostsWithCandidates: evaluated.explanation.hostsIn,
+      aggregateName: (uuid) => names.get(uuid),
+    });
   }
 
   /** Groups allocation requests by tree; the trees' views come from the host-view cache. */
@@ -175,7 +220,9 @@ export class SchedulingService {
   }
 
   private async explainNow(req: ScheduleRequest): Promise<ScheduleOutcome> {
-    const { explanation, ranking, spec } = await this.evaluate(req);
+    const evaluated = await this.evaluate(req);
+    const { explanation, ranking, spec } = evaluated;
+    const candidateStage = await this.candidateStage(evaluated);
     const planned = new Map<string, number>();
     const group = new GroupPlan(spec.serverGroup);
     const selections = req.consumerUuids.map((consumerUuid): Selection => {
@@ -198,9 +245,10 @@ export class SchedulingService {
           };
         }
       }
-      return { consumerUuid, hostUuid: null, allocations: [], reason: noValidHost(explanation) };
+      const reason = noValidHost(explanation, candidateStage);
+      return { consumerUuid, hostUuid: null, allocations: [], reason };
     });
-    return { selections, explanation, ranking };
+    return { selections, explanation, ranking, candidateStage };
   }
 
   /**
@@ -219,13 +267,14 @@ export class SchedulingService {
   private async scheduleNow(req: ScheduleRequest): Promise<ScheduleOutcome> {
     const selections: Selection[] = [];
     const claimed: Claimed[] = [];
-    let first: { explanation: Explanation; ranking: RankedHost[] } | undefined;
+    let first: Evaluation1 | undefined;
+    let candidateStage: CandidateStage | null = null;
     const chosen = this.pipelineFor(req.profile, req.filters); // for all, whatever a reload does
     for (const consumerUuid of req.consumerUuids) {
       // Earlier consumers of this request have claimed: they count as placed members.
       const evaluated = await this.evaluate({ ...req, consumerUuids: [consumerUuid] }, chosen);
       first ??= evaluated;
-      let result: { selection: Selection; claimed: Claimed | null };
+      let result: Awaited<ReturnType<SchedulingService['claim']>>;
       try {
         result = await this.claim(req, consumerUuid, evaluated);
       } catch (err) {
@@ -239,18 +288,25 @@ export class SchedulingService {
       }
       selections.push(result.selection);
       if (!result.claimed) {
+        candidateStage = result.candidateStage;
         if (req.consumerUuids.length > 1) {
           return {
             selections: await this.failAll(req, consumerUuid, result.selection, claimed),
             explanation: first.explanation,
             ranking: first.ranking,
+            candidateStage,
           };
         }
         break;
       }
       claimed.push(result.claimed);
     }
-    return { selections, explanation: first!.explanation, ranking: first!.ranking };
+    return {
+      selections,
+      explanation: first!.explanation,
+      ranking: first!.ranking,
+      candidateStage,
+    };
   }
 
   /** Multi-create failed at `failed`: undo the earlier claims, explain every selection. */
@@ -299,8 +355,12 @@ export class SchedulingService {
   private async claim(
     req: ScheduleRequest,
     consumerUuid: string,
-    evaluated: { explanation: Explanation; ranking: RankedHost[] },
-  ): Promise<{ selection: Selection; claimed: Claimed | null }> {
+    evaluated: Evaluation1,
+  ): Promise<{
+    selection: Selection;
+    claimed: Claimed | null;
+    candidateStage: CandidateStage | null;
+  }> {
     const maxAttempts = this.deps.maxClaimAttempts ?? 10;
     const group = req.hints?.[GROUP_HINT]?.[0];
     const order = selectClaimOrder(evaluated.ranking, this.inFlight);
@@ -339,6 +399,7 @@ export class SchedulingService {
             reason: null,
           },
           claimed,
+          candidateStage: null,
         };
       } catch (err) {
         if (
@@ -363,10 +424,13 @@ export class SchedulingService {
         release();
       }
     }
+    const noCandidates = evaluated.ranking.length === 0 && evaluated.explanation.hostsIn === 0;
+    const candidateStage = noCandidates ? await this.candidateStage(evaluated) : null;
     const reason =
       evaluated.ranking.length === 0
-        ? noValidHost(evaluated.explanation)
+        ? noValidHost(evaluated.explanation, candidateStage)
         : `No valid host: ${attempts} claim attempt(s) failed${lastError ? `; last: ${lastError}` : ''}`;
-    return { selection: { consumerUuid, hostUuid: null, allocations: [], reason }, claimed: null };
+    const selection = { consumerUuid, hostUuid: null, allocations: [], reason };
+    return { selection, claimed: null, candidateStage };
   }
 }

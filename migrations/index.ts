@@ -9,6 +9,7 @@ import { OpenStackRoles1764300000000 } from './1764300000000-OpenStackRoles';
 import { AuditEvents1764400000000 } from './1764400000000-AuditEvents';
 import { ServerGroupMembersOfProject1764500000000 } from './1764500000000-ServerGroupMembersOfProject';
 import { BuildFailures1764600000000 } from './1764600000000-BuildFailures';
+import { CapacitySamples1764700000000 } from './1764700000000-CapacitySamples';
 
 /** Every migration class, oldest first. */
 export const migrations = [
@@ -22,4 +23,5 @@ export const migrations = [
   AuditEvents1764400000000,
   ServerGroupMembersOfProject1764500000000,
   BuildFailures1764600000000,
+  CapacitySamples1764700000000,
 ];

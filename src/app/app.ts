@@ -100,6 +100,10 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
     candidateBounds: config.limits.candidates,
     live: config.limits.live,
     groupCommit: config.scheduler.claimBatch,
+    capacityHistory: {
+      intervalSeconds: config.capacity.historyIntervalSeconds,
+      retentionSeconds: config.capacity.historyRetentionSeconds,
+    },
   });
   const listener: ChangeListener | undefined = listenUrl
     ? startChangeListener(listenUrl, bus, log)

@@ -6,6 +6,10 @@ import { AllocationService } from '../placement/allocation';
 import { CandidateService } from '../placement/allocation-candidates/candidate-service';
 import type { CandidateBounds } from '../placement/allocation-candidates/find-allocation-candidates';
 import { CapacityService } from '../placement/capacity';
+import {
+  CapacityHistoryService,
+  type CapacityHistorySettings,
+} from '../placement/capacity-history';
 import { ChangeBus } from '../placement/change-bus';
 import { ConsumerListService } from '../placement/consumer-list';
 import { InventoryService } from '../placement/inventory';
@@ -35,6 +39,7 @@ export interface Services {
   readonly candidates: CandidateService;
   readonly quota: QuotaService;
   readonly capacity: CapacityService;
+  readonly capacityHistory: CapacityHistoryService;
   readonly live: LiveService;
   readonly listings: ConsumerListService;
   readonly serverGroups: ServerGroupService;
@@ -52,6 +57,8 @@ export function createServices(
     live?: LiveOptions;
     /** Most PUT /allocations writes in one transaction (BERTH_CLAIM_BATCH); default 1. */
     groupCommit?: number;
+    /** BERTH_CAPACITY_HISTORY_INTERVAL / _RETENTION; default 300 s kept 14 days. */
+    capacityHistory?: CapacityHistorySettings;
   } = {},
 ): Services {
   const providers = new ResourceProviderService(ds, changes);
@@ -76,6 +83,11 @@ export function createServices(
     candidates,
     quota,
     capacity,
+    capacityHistory: new CapacityHistoryService(
+      ds,
+      candidates,
+      o.capacityHistory ?? { intervalSeconds: 300, retentionSeconds: 14 * 86_400 },
+    ),
     live: new LiveService(changes, candidates, capacity, o.live ?? DEFAULT_LIVE),
     listings: new ConsumerListService(ds),
     serverGroups: new ServerGroupService(ds),

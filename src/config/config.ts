@@ -12,6 +12,7 @@ import { parseTrustedProxies } from '../http/client-address';
 import { parseOperationNames } from '../observability/operation-names';
 import type { CandidateBounds } from '../placement/allocation-candidates/find-allocation-candidates';
 import { type ExtenderConfig, parseExtenders } from '../scheduler/runtime/extender-config';
+import { type CapacityConfig, capacityConfigOrThrow } from './capacity-history';
 import { ConfigError } from './config-error';
 import { DEFAULT_FILTERS, DEFAULT_WEIGHERS, list, pluginConfigOrThrow } from './scheduler';
 
@@ -196,6 +197,8 @@ export interface Config {
   readonly auditRetentionDays: number;
   /** GraphQL operation names that always get their own /metrics label (docs/operations.md "Metrics and tracing"). */
   readonly metricsOperationNames: readonly string[];
+  /** Capacity history and /metrics capacity gauges (src/config/capacity-history.ts). */
+  readonly capacity: CapacityConfig;
   /**
    * `berth serve` processes (BERTH_WORKERS; `--workers` overrides); undefined = one per core
    * with DATABASE_URL, 1 on the embedded database (src/server/cluster.ts).
@@ -335,6 +338,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     watchdogMs: e.BERTH_WATCHDOG_MS,
     auditRetentionDays: e.BERTH_AUDIT_RETENTION_DAYS,
     metricsOperationNames: e.BERTH_METRICS_OPERATION_NAMES,
+    capacity: capacityConfigOrThrow(cleaned),
     workers: e.BERTH_WORKERS,
     auth: authMode !== 'off',
     authMode,

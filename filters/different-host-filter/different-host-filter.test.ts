@@ -38,7 +38,11 @@ describe(NAME, () => {
     expect(verdictOf(plugin, host, req)).toEqual(
       here.length === 0
         ? { fits: true }
-        : { fits: false, reason: `${REASON_SAME_HOST}: compute-1 runs ${here.join(', ')}` },
+        : {
+            fits: false,
+            reason: `${REASON_SAME_HOST}: the host runs ${here.join(', ')}`,
+            code: 'different_host.same_host',
+          },
     );
   });
 });

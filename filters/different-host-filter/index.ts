@@ -19,6 +19,8 @@ export const CONFIG_KEYS = configKeys(CONFIG);
 export const HINT = 'different_host';
 /** Rejection: one of the hinted instances runs on the host. */
 export const REASON_SAME_HOST = 'runs a different_host instance';
+/** Reason code of that rejection. */
+export const CODE_SAME_HOST = 'different_host.same_host';
 
 /** Creates the filter; it takes no configuration. */
 export const create: FilterFactory<ReadonlySet<string> | undefined> = () => ({
@@ -31,6 +33,10 @@ export const create: FilterFactory<ReadonlySet<string> | undefined> = () => ({
       return { fits: true };
     }
     const here = req.hints[HINT]!.filter((u) => req.instanceHosts[u]?.includes(host.uuid));
-    return { fits: false, reason: `${REASON_SAME_HOST}: ${host.name} runs ${here.join(', ')}` };
+    return {
+      fits: false,
+      reason: `${REASON_SAME_HOST}: the host runs ${here.join(', ')}`,
+      code: CODE_SAME_HOST,
+    };
   },
 });

@@ -26,6 +26,10 @@ export const QUERY_HINT = 'query';
 export const REASON_QUERY_FALSE = 'host does not satisfy the query hint';
 /** Rejection: the query cannot be evaluated (Nova raises). */
 export const REASON_INVALID_QUERY = 'invalid query hint';
+/** Reason code of {@link REASON_QUERY_FALSE}. */
+export const CODE_QUERY_FALSE = 'json.query_false';
+/** Reason code of {@link REASON_INVALID_QUERY}. */
+export const CODE_INVALID_QUERY = 'json.invalid_query';
 
 /** Variables quoted, with their values, in a rejection. */
 const QUOTED_VARIABLES = 6;
@@ -80,7 +84,11 @@ export const create: FilterFactory<State> = withConfig(CONFIG, (config) => {
         return { fits: true };
       }
       if (state.kind === 'invalid') {
-        return { fits: false, reason: `${REASON_INVALID_QUERY}: ${state.error}` };
+        return {
+          fits: false,
+          reason: `${REASON_INVALID_QUERY}: ${state.error}`,
+          code: CODE_INVALID_QUERY,
+        };
       }
       const lookup = (name: string) => hostStateValue(host, name, moves);
       try {
@@ -91,7 +99,8 @@ export const create: FilterFactory<State> = withConfig(CONFIG, (config) => {
         if (err instanceof QueryError) {
           return {
             fits: false,
-            reason: `${REASON_INVALID_QUERY} for ${host.name}: ${err.message}`,
+            reason: `${REASON_INVALID_QUERY}: ${err.message}`,
+            code: CODE_INVALID_QUERY,
           };
         }
         throw err;
@@ -101,7 +110,7 @@ export const create: FilterFactory<State> = withConfig(CONFIG, (config) => {
         .slice(0, QUOTED_VARIABLES)
         .map((v) => `${v}=${pyStr(readVariable(v, lookup))}`);
       const detail = shown.length === 0 ? '' : ` (${shown.join(', ')})`;
-      return { fits: false, reason: `${REASON_QUERY_FALSE}: ${host.name}${detail}` };
+      return { fits: false, reason: `${REASON_QUERY_FALSE}${detail}`, code: CODE_QUERY_FALSE };
     },
   };
 });

@@ -9,7 +9,14 @@ import {
 } from '../../src/scheduler/plugin-testing';
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import { hostIpTrait } from '../host-state/ip';
-import { create, NAME, REASON_INVALID_QUERY, REASON_QUERY_FALSE } from './index';
+import {
+  CODE_INVALID_QUERY,
+  CODE_QUERY_FALSE,
+  create,
+  NAME,
+  REASON_INVALID_QUERY,
+  REASON_QUERY_FALSE,
+} from './index';
 
 /** A host with `ramMb` MiB and `diskGb` GiB free (Nova's FakeHostState free_ram_mb / free_disk_mb). */
 function hostWith(ramMb: number, diskGb: number, extra: Partial<ProviderInput> = {}): HostView {
@@ -60,7 +67,9 @@ describe(NAME, () => {
       true,
     ],
   ])('%s', (_name, query, host, want) => {
-    expect(verdict(query, host).fits).toBe(want);
+    const v = verdict(query, host);
+    expect(v.fits).toBe(want);
+    expect(!v.fits && v.code).toBe(!want && CODE_QUERY_FALSE);
   });
 
   // Nova's happy day, with $service.disabled and $cell_uuid standing in for its fake
@@ -94,7 +103,9 @@ describe(NAME, () => {
     ['memory lower, disk higher', cellHost(20, 400, 'match'), false],
     ['other cell', cellHost(20, 400, 'no-match'), false],
   ])('happy day: %s', (_name, host, want) => {
-    expect(verdict(HAPPY, host).fits).toBe(want);
+    const v = verdict(HAPPY, host);
+    expect(v.fits).toBe(want);
+    expect(!v.fits && v.code).toBe(!want && CODE_QUERY_FALSE);
   });
 
   it.each<[string, unknown[], boolean]>([
@@ -195,6 +206,7 @@ describe(NAME, () => {
     );
     expect(v.fits).toBe(false);
     expect(!v.fits && v.reason).toContain(`${REASON_INVALID_QUERY}: ${message}`);
+    expect(!v.fits && v.code).toBe(CODE_INVALID_QUERY);
   });
 
   it.each<[string, unknown]>([
@@ -204,13 +216,15 @@ describe(NAME, () => {
     ['an error after a false comparison', ['or', ['<', 2, 1, 'a'], true]],
   ])('rejects the host when evaluating raises (%s)', (_name, query) => {
     const v = verdict(query, hostWith(1024, 200));
-    expect(!v.fits && v.reason.startsWith(`${REASON_INVALID_QUERY} for host1: `)).toBe(true);
+    expect(!v.fits && v.reason.startsWith(`${REASON_INVALID_QUERY}: `)).toBe(true);
+    expect(!v.fits && v.code).toBe(CODE_INVALID_QUERY);
   });
 
   it('names the variables and their values when the query is false', () => {
     expect(verdict(NOVA_QUERY, hostWith(512, 200))).toEqual({
       fits: false,
-      reason: `${REASON_QUERY_FALSE}: host1 ($free_ram_mb=512, $free_disk_mb=204800)`,
+      reason: `${REASON_QUERY_FALSE} ($free_ram_mb=512, $free_disk_mb=204800)`,
+      code: 'json.query_false',
     });
   });
 

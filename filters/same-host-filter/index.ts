@@ -19,6 +19,8 @@ export const CONFIG_KEYS = configKeys(CONFIG);
 export const HINT = 'same_host';
 /** Rejection: none of the hinted instances runs on the host. */
 export const REASON_NOT_SAME_HOST = 'runs none of the same_host instances';
+/** Reason code of that rejection. */
+export const CODE_NOT_SAME_HOST = 'same_host.not_same_host';
 
 /** Creates the filter; it takes no configuration. */
 export const create: FilterFactory<ReadonlySet<string> | undefined> = () => ({
@@ -32,7 +34,8 @@ export const create: FilterFactory<ReadonlySet<string> | undefined> = () => ({
     }
     return {
       fits: false,
-      reason: `${REASON_NOT_SAME_HOST}: ${host.name} runs none of ${req.hints[HINT]!.join(', ')}`,
+      reason: `${REASON_NOT_SAME_HOST}: the host runs none of ${req.hints[HINT]!.join(', ')}`,
+      code: CODE_NOT_SAME_HOST,
     };
   },
 });

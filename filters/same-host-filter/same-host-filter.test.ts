@@ -47,7 +47,8 @@ describe(NAME, () => {
         ? { fits: true }
         : {
             fits: false,
-            reason: `${REASON_NOT_SAME_HOST}: compute-1 runs none of ${hint!.join(', ')}`,
+            reason: `${REASON_NOT_SAME_HOST}: the host runs none of ${hint!.join(', ')}`,
+            code: 'same_host.not_same_host',
           },
     );
   });

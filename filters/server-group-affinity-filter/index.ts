@@ -20,6 +20,8 @@ export const CONFIG_KEYS = configKeys(CONFIG);
 
 /** Rejection: the group's members run elsewhere. */
 export const REASON_NOT_GROUP_HOST = 'runs no member of the affinity server group';
+/** Reason code of that rejection. */
+export const CODE_NOT_GROUP_HOST = 'server_group.affinity';
 
 /** Creates the filter; it takes no configuration. */
 export const create: FilterFactory = () => ({
@@ -38,6 +40,7 @@ export const create: FilterFactory = () => ({
     return {
       fits: false,
       reason: `${REASON_NOT_GROUP_HOST} ${group.uuid} (its members run on ${hosts.join(', ')})`,
+      code: CODE_NOT_GROUP_HOST,
     };
   },
 });

@@ -62,7 +62,11 @@ describe(NAME, () => {
     expect(verdict).toEqual(
       want
         ? { fits: true }
-        : { fits: false, reason: `${REASON_NOT_GROUP_HOST} g1 (its members run on cn2)` },
+        : {
+            fits: false,
+            reason: `${REASON_NOT_GROUP_HOST} g1 (its members run on cn2)`,
+            code: 'server_group.affinity',
+          },
     );
   });
 });

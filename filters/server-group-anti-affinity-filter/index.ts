@@ -20,6 +20,8 @@ export const CONFIG_KEYS = configKeys(CONFIG);
 
 /** Rejection: the host already runs as many members as the group allows. */
 export const REASON_GROUP_FULL = 'already runs';
+/** Reason code of that rejection. */
+export const CODE_GROUP_FULL = 'server_group.anti_affinity';
 
 /** Creates the filter; it takes no configuration. */
 export const create: FilterFactory = () => ({
@@ -38,6 +40,7 @@ export const create: FilterFactory = () => ({
     return {
       fits: false,
       reason: `${REASON_GROUP_FULL} ${members} member(s) of anti-affinity server group ${group.uuid} (max_server_per_host ${group.maxServerPerHost})`,
+      code: CODE_GROUP_FULL,
     };
   },
 });

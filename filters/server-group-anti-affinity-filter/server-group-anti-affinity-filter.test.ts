@@ -69,6 +69,7 @@ describe(NAME, () => {
         : {
             fits: false,
             reason: `${REASON_GROUP_FULL} ${want} member(s) of anti-affinity server group g1 (max_server_per_host ${serverGroup!.maxServerPerHost})`,
+            code: 'server_group.anti_affinity',
           },
     );
   });

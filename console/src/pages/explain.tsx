@@ -1,201 +1,148 @@
-// Why no valid host? A request form that runs explainPlacement (nothing is claimed) and draws
-// the funnel (hosts left after the candidate query and after each filter, in pipeline order),
-// the rejection reasons with counts, and the top of the weighed ranking with each weigher's part.
-import { type FormEvent, useState } from 'react';
-import { useClient } from 'urql';
-import { int } from '../format';
-import { graphql, type ResultOf } from '../graphql';
+// Why no valid host? A request form (its state in the URL hash, so an explanation is linkable),
+// the same request as editable GraphQL, and the answer of explainPlacement (nothing is claimed):
+// the verdict, the candidate stage as a funnel with the blocking constraints and the closest
+// misses, the filters with their rejections grouped by reason code, the top hosts, plugin failures.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { CandidateFunnel, ClosestMisses } from '../explain/candidate-stage';
+import { FilterFunnel } from '../explain/filter-steps';
+import { GraphqlPanel } from '../explain/graphql-panel';
+import { PluginFailures, Ranking, Verdict } from '../explain/outcome';
+import { EXPLAIN_QUERY, type RunResult, runExplain } from '../explain/query';
+import {
+  DEFAULT_FORM,
+  type ExplainForm,
+  fromHashQuery,
+  fromVariables,
+  toHashQuery,
+  toVariables,
+} from '../explain/request';
+import { RequestForm } from '../explain/request-form';
 import { ErrorBox } from '../ui';
+import '../explain/explain.css';
 
-const EXPLAIN = graphql(`
-  query Explain($input: ScheduleInput!) {
-    explainPlacement(input: $input) {
-      selections { host { name } reason }
-      filterSteps { filter before after rejections { reason } }
-      ranking { host { uuid name } weight weights { weigher normalized multiplier } }
-      pluginFailures { plugin phase message }
-    }
-  }
-`);
-
-type Explained = ResultOf<typeof EXPLAIN>['explainPlacement'];
-
-/** The non-empty, trimmed terms of `text`, split on `separator` (default: commas). */
-const list = (text: string, separator: string | RegExp = ',') =>
-  text
-    .split(separator)
-    .map((s) => s.trim())
-    .filter(Boolean);
-
-/** "VCPU:2, MEMORY_MB:2048" -> resource amounts. */
-function parseResources(text: string) {
-  return list(text).map((term) => {
-    const [resourceClass = '', amount = ''] = term.split(':').map((x) => x.trim());
-    return { resourceClass, amount: Number(amount) };
-  });
+/** The form the URL hash describes (`#/explain/?resources=...`), or null. */
+function formFromHash(): ExplainForm | null {
+  const hash = window.location.hash;
+  const at = hash.indexOf('?');
+  return at < 0 ? null : fromHashQuery(hash.slice(at + 1));
 }
 
-function Funnel({ e }: { e: Explained }) {
-  const first = e.filterSteps[0];
-  const candidates = first ? first.before : e.ranking.length;
-  return (
-    <section aria-label="Funnel">
-      <h3>Funnel</h3>
-      <ol className="funnel" data-testid="funnel">
-        <li data-step="candidates">
-          <span className="step">allocation candidates</span> <b>{int(candidates)}</b> hosts
-        </li>
-        {e.filterSteps.map((s) => {
-          const reasons = new Map<string, number>();
-          for (const r of s.rejections) {
-            reasons.set(r.reason, (reasons.get(r.reason) ?? 0) + 1);
-          }
-          return (
-            <li key={s.filter} data-step={s.filter}>
-              <span className="step">{s.filter}</span> <b>{int(s.after)}</b> hosts
-              {s.before > s.after && ` (${int(s.before - s.after)} rejected)`}
-              {reasons.size > 0 && (
-                <ul>
-                  {[...reasons].map(([reason, n]) => (
-                    <li key={reason}>
-                      {int(n)} × {reason}
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </li>
-          );
-        })}
-      </ol>
-    </section>
-  );
-}
+const variablesText = (form: ExplainForm) => JSON.stringify(toVariables(form), null, 2);
 
 export function Explain() {
-  const client = useClient();
-  const [form, setForm] = useState({
-    resources: 'VCPU:2, MEMORY_MB:2048',
-    traits: '',
-    memberOf: '',
-    extraSpecs: '',
-    projectId: 'demo',
-  });
-  const [result, setResult] = useState<{ data?: Explained; error?: Error }>({});
-  const set = (k: keyof typeof form) => (ev: { target: { value: string } }) =>
-    setForm({ ...form, [k]: ev.target.value });
+  const [initial] = useState(() => formFromHash());
+  const [form, setForm] = useState<ExplainForm>(initial ?? DEFAULT_FORM);
+  const [query, setQuery] = useState(EXPLAIN_QUERY);
+  const [variables, setVariables] = useState(() => variablesText(initial ?? DEFAULT_FORM));
+  const [note, setNote] = useState<string | null>(null);
+  const [result, setResult] = useState<RunResult | null>(null);
+  const [running, setRunning] = useState(false);
+  const latest = useRef(0);
 
-  async function run(ev: FormEvent) {
-    ev.preventDefault();
-    const extraSpecs = list(form.extraSpecs, /\n|,/).map((kv) => ({
-      key: kv.split('=')[0]!.trim(),
-      value: kv.split('=').slice(1).join('=').trim(),
-    }));
-    const memberOf = list(form.memberOf);
-    const r = await client
-      .query(
-        EXPLAIN,
-        {
-          input: {
-            consumerUuids: [crypto.randomUUID()],
-            projectId: form.projectId,
-            userId: 'console',
-            request: {
-              groups: [
-                {
-                  suffix: '',
-                  resources: parseResources(form.resources),
-                  required: list(form.traits),
-                  memberOf: memberOf.length ? [memberOf.join(',')] : null,
-                },
-              ],
-            },
-            extraSpecs,
-          },
-        },
-        { requestPolicy: 'network-only' },
-      )
-      .toPromise();
-    setResult(r.error ? { error: r.error } : { data: r.data?.explainPlacement });
-  }
+  const run = useCallback(async (q: string, varsText: string, linkForm: ExplainForm | null) => {
+    let vars: unknown;
+    try {
+      vars = JSON.parse(varsText);
+    } catch (err) {
+      setResult({ error: new Error(`The variables are not JSON: ${(err as Error).message}`) });
+      return;
+    }
+    if (linkForm) {
+      const hash = `#/explain/?${toHashQuery(linkForm)}`;
+      if (window.location.hash !== hash) {
+        window.history.replaceState(null, '', hash);
+      }
+    }
+    const mine = ++latest.current;
+    setRunning(true);
+    const r = await runExplain(q, vars).catch((err: Error) => ({ error: err }));
+    if (mine === latest.current) {
+      setResult(r);
+      setRunning(false);
+    }
+  }, []);
 
-  const e = result.data;
+  // A linked explanation runs on arrival, and again when another link is followed.
+  useEffect(() => {
+    if (initial) {
+      void run(EXPLAIN_QUERY, variablesText(initial), null);
+    }
+    const onHash = () => {
+      const f = formFromHash();
+      if (f) {
+        setForm(f);
+        setVariables(variablesText(f));
+        setNote(null);
+        void run(EXPLAIN_QUERY, variablesText(f), null);
+      }
+    };
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, [initial, run]);
+
+  const onForm = (f: ExplainForm) => {
+    setForm(f);
+    setVariables(variablesText(f));
+    setNote(null);
+  };
+  const onVariables = (text: string) => {
+    setVariables(text);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (err) {
+      setNote(`the JSON does not parse (${(err as Error).message})`);
+      return;
+    }
+    const back = fromVariables(parsed);
+    if ('form' in back) {
+      setForm(back.form);
+      setNote(null);
+    } else {
+      setNote(back.problem);
+    }
+  };
+
   return (
-    <div>
+    <div className="explain">
       <h2>Why no valid host?</h2>
-      <form onSubmit={run} className="explain-form">
-        <label>
-          <span>Resources (class:amount, comma-separated)</span>
-          <input value={form.resources} onChange={set('resources')} />
-        </label>
-        <label>
-          <span>
-            Traits (comma-separated; <code>!</code> forbids)
-          </span>
-          <input value={form.traits} onChange={set('traits')} />
-        </label>
-        <label>
-          <span>Member of (aggregate uuids, any of)</span>
-          <input value={form.memberOf} onChange={set('memberOf')} />
-        </label>
-        <label>
-          <span>
-            Flavor extra specs (<code>key=value</code>, one per line)
-          </span>
-          <textarea rows={3} value={form.extraSpecs} onChange={set('extraSpecs')} />
-        </label>
-        <label>
-          <span>Project</span>
-          <input value={form.projectId} onChange={set('projectId')} />
-        </label>
-        <button type="submit">Explain</button>
-      </form>
-      {result.error && <ErrorBox error={result.error} />}
-      {e && (
-        <>
-          <p data-testid="verdict">
-            {e.selections[0]?.host
-              ? `Would place on ${e.selections[0].host.name}.`
-              : `No valid host: ${e.selections[0]?.reason ?? 'nothing fits'}.`}
-          </p>
-          <Funnel e={e} />
-          <section aria-label="Ranking">
-            <h3>Top hosts</h3>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Host</th>
-                  <th scope="col">Weight</th>
-                  <th scope="col">Weigher contributions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {e.ranking.slice(0, 10).map((h) => (
-                  <tr key={h.host.uuid}>
-                    <td>{h.host.name}</td>
-                    <td>{h.weight.toFixed(3)}</td>
-                    <td>
-                      {h.weights
-                        .map((w) => `${w.weigher} ${(w.normalized * w.multiplier).toFixed(3)}`)
-                        .join(', ')}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </section>
-          {e.pluginFailures.length > 0 && (
-            <section aria-label="Plugin failures">
-              <h3>Plugin failures</h3>
-              <ul>
-                {e.pluginFailures.map((f) => (
-                  <li key={`${f.plugin}:${f.phase}:${f.message}`}>
-                    {f.plugin} ({f.phase}): {f.message}
-                  </li>
-                ))}
-              </ul>
-            </section>
+      <div className="explain-inputs">
+        <RequestForm form={form} onChange={onForm} onRun={() => run(query, variables, form)} />
+        <GraphqlPanel
+          query={query}
+          variables={variables}
+          note={note}
+          modifiedQuery={query !== EXPLAIN_QUERY}
+          onQuery={setQuery}
+          onVariables={onVariables}
+          onResetQuery={() => setQuery(EXPLAIN_QUERY)}
+          onRun={() => run(query, variables, note === null ? form : null)}
+        />
+      </div>
+      {running && <p className="muted">Explaining…</p>}
+      {result && 'error' in result && <ErrorBox error={result.error} />}
+      {result && 'undrawable' in result && (
+        <section className="error" role="alert">
+          <strong>
+            The edited query does not select what this page draws ({result.missing.join(', ')}).
+          </strong>{' '}
+          berth answered:
+          <pre>{JSON.stringify(result.undrawable, null, 2)}</pre>
+        </section>
+      )}
+      {result && 'explained' in result && (
+        <div className="explain-result" data-testid="explanation">
+          <Verdict e={result.explained} />
+          {result.explained.candidateStage && (
+            <>
+              <CandidateFunnel stage={result.explained.candidateStage} />
+              <ClosestMisses stage={result.explained.candidateStage} />
+            </>
           )}
-        </>
+          <FilterFunnel e={result.explained} />
+          <Ranking e={result.explained} />
+          <PluginFailures e={result.explained} />
+        </div>
       )}
     </div>
   );

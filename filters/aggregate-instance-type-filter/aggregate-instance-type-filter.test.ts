@@ -3,7 +3,14 @@
 import type { Verdict } from '../../src/scheduler/plugin-api';
 import { buildHostView, buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
-import { create, NAME, REASON_AGGREGATE_UNSATISFIED, REASON_FLAVOR_UNSATISFIED } from './index';
+import {
+  CODE_AGGREGATE_UNSATISFIED,
+  CODE_FLAVOR_UNSATISFIED,
+  create,
+  NAME,
+  REASON_AGGREGATE_UNSATISFIED,
+  REASON_FLAVOR_UNSATISFIED,
+} from './index';
 
 type Meta = Record<string, string>;
 
@@ -336,6 +343,11 @@ describe(NAME, () => {
     expect(verdict.fits).toBe(want);
     if (!verdict.fits) {
       expect(verdict.reason.startsWith(`${reason}:`)).toBe(true);
+      expect(verdict.code).toBe(
+        reason === REASON_AGGREGATE_UNSATISFIED
+          ? CODE_AGGREGATE_UNSATISFIED
+          : CODE_FLAVOR_UNSATISFIED,
+      );
     }
   });
 
@@ -355,6 +367,7 @@ describe(NAME, () => {
     expect(verdict).toEqual({
       fits: false,
       reason: `${REASON_FLAVOR_UNSATISFIED}: key "key" wanted "<or> 1 <or> ~", found "2,3"`,
+      code: 'aggregate_instance_type.flavor_unsatisfied',
     });
   });
 
@@ -363,6 +376,7 @@ describe(NAME, () => {
     expect(verdict).toEqual({
       fits: false,
       reason: `${REASON_AGGREGATE_UNSATISFIED}: key "key" wanted "<or> 1 <or> 2", found nothing`,
+      code: 'aggregate_instance_type.aggregate_unsatisfied',
     });
   });
 });

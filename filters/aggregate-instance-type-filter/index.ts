@@ -38,6 +38,22 @@ export const REASON_FLAVOR_UNSATISFIED = 'aggregate metadata does not satisfy fl
 /** Rejection: with force_metadata_check, the flavor does not satisfy an aggregate key. */
 export const REASON_AGGREGATE_UNSATISFIED =
   'flavor does not satisfy aggregate metadata (force_metadata_check)';
+/** Reason code of {@link REASON_INVALID_FLAVOR_SPEC}. */
+export const CODE_INVALID_FLAVOR_SPEC = 'aggregate_instance_type.invalid_flavor_spec';
+/** Reason code of {@link REASON_INVALID_AGGREGATE_VALUE}. */
+export const CODE_INVALID_AGGREGATE_VALUE = 'aggregate_instance_type.invalid_aggregate_value';
+/** Reason code of {@link REASON_FLAVOR_UNSATISFIED}. */
+export const CODE_FLAVOR_UNSATISFIED = 'aggregate_instance_type.flavor_unsatisfied';
+/** Reason code of {@link REASON_AGGREGATE_UNSATISFIED}. */
+export const CODE_AGGREGATE_UNSATISFIED = 'aggregate_instance_type.aggregate_unsatisfied';
+
+/** Each rejection reason's code. */
+const CODE_OF: Readonly<Record<string, string>> = {
+  [REASON_INVALID_FLAVOR_SPEC]: CODE_INVALID_FLAVOR_SPEC,
+  [REASON_INVALID_AGGREGATE_VALUE]: CODE_INVALID_AGGREGATE_VALUE,
+  [REASON_FLAVOR_UNSATISFIED]: CODE_FLAVOR_UNSATISFIED,
+  [REASON_AGGREGATE_UNSATISFIED]: CODE_AGGREGATE_UNSATISFIED,
+};
 
 /** One flavor extra spec, parsed once per request. */
 interface FlavorSpec {
@@ -72,6 +88,7 @@ function fail(why: string, key: string, wanted: string, found: string, error?: s
   return {
     fits: false,
     reason: `${why}: key "${key}" wanted "${wanted}", found ${found}${detail}`,
+    code: CODE_OF[why]!,
   };
 }
 

@@ -6,6 +6,7 @@ import type { AggregateView } from '../../src/scheduler/plugin-api';
 import { buildHostView, buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import {
+  CODE_PROJECT_NOT_ALLOWED,
   create,
   NAME,
   REASON_NO_TENANT_AGGREGATE,
@@ -99,6 +100,7 @@ describe(`${NAME} filter`, () => {
     const verdict = verdictOf(plugin, host, buildRequestSpec({ projectId: project }));
     expect(verdict.fits).toBe(want);
     if (!verdict.fits) {
+      expect(verdict.code).toBe(CODE_PROJECT_NOT_ALLOWED);
       expect(verdict.reason).toMatch(
         new RegExp(
           `^${REASON_PROJECT_NOT_ALLOWED}: (${project} is not one of the [1-9]\\d* allowed|${TENANT_KEY} is empty, no project is allowed)$`,

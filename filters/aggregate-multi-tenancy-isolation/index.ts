@@ -31,6 +31,8 @@ export const kind = 'filter';
 export const TENANT_KEY = 'filter_tenant_id';
 /** Rejection: the host's aggregates are for other projects. */
 export const REASON_PROJECT_NOT_ALLOWED = 'host is reserved for other projects';
+/** Reason code of {@link REASON_PROJECT_NOT_ALLOWED}. */
+export const CODE_PROJECT_NOT_ALLOWED = 'tenant_isolation.project_not_allowed';
 /** Unsatisfiable (placementAggregateRequiredForTenants): no aggregate is for the project. */
 export const REASON_NO_TENANT_AGGREGATE = 'No hosts available for tenant';
 
@@ -120,6 +122,7 @@ export const create: FilterFactory = withConfig(CONFIG, (config) => {
           count === 0
             ? `${REASON_PROJECT_NOT_ALLOWED}: ${TENANT_KEY} is empty, no project is allowed`
             : `${REASON_PROJECT_NOT_ALLOWED}: ${req.projectId} is not one of the ${count} allowed`,
+        code: CODE_PROJECT_NOT_ALLOWED,
       };
     },
   };

@@ -32,6 +32,12 @@ export const REASON_INVALID_REQUEST = 'invalid NUMA request';
 export const REASON_TOO_FEW_CELLS = 'host has too few NUMA cells';
 /** Rejection: the cells exist but cannot hold the guest nodes. */
 export const REASON_NO_FIT = 'guest NUMA nodes do not fit the host cells';
+/** Reason code of {@link REASON_INVALID_REQUEST}. */
+export const CODE_INVALID_REQUEST = 'numa_topology.invalid_request';
+/** Reason code of {@link REASON_TOO_FEW_CELLS}. */
+export const CODE_TOO_FEW_CELLS = 'numa_topology.too_few_cells';
+/** Reason code of {@link REASON_NO_FIT}. */
+export const CODE_NO_FIT = 'numa_topology.no_fit';
 
 type State = { readonly request: NumaRequest } | { readonly error: string } | null;
 
@@ -101,7 +107,8 @@ function judge(host: HostView, { cpuClass, nodes }: NumaRequest): Verdict {
   if (cells.length < nodes.length) {
     return {
       fits: false,
-      reason: `${REASON_TOO_FEW_CELLS}: wanted ${nodes.length}, found ${cells.length} on ${host.name}`,
+      reason: `${REASON_TOO_FEW_CELLS}: wanted ${nodes.length}, found ${cells.length}`,
+      code: CODE_TOO_FEW_CELLS,
     };
   }
   const free = cellFree(host, cells, cpuClass);
@@ -110,7 +117,11 @@ function judge(host: HostView, { cpuClass, nodes }: NumaRequest): Verdict {
   }
   const wanted = nodes.map((n) => `${n.cpus} ${cpuClass}/${n.memoryMb} MB`).join(', ');
   const found = free.map((f) => `${f.cpus} ${cpuClass}/${f.memoryMb} MB`).join(', ');
-  return { fits: false, reason: `${REASON_NO_FIT}: wanted ${wanted}, cells free ${found}` };
+  return {
+    fits: false,
+    reason: `${REASON_NO_FIT}: wanted ${wanted}, cells free ${found}`,
+    code: CODE_NO_FIT,
+  };
 }
 
 /** Creates the filter; it takes no configuration. */
@@ -131,7 +142,11 @@ export const create: FilterFactory<State> = () => ({
       return { fits: true };
     }
     if ('error' in state) {
-      return { fits: false, reason: `${REASON_INVALID_REQUEST}: ${state.error}` };
+      return {
+        fits: false,
+        reason: `${REASON_INVALID_REQUEST}: ${state.error}`,
+        code: CODE_INVALID_REQUEST,
+      };
     }
     return judge(host, state.request);
   },

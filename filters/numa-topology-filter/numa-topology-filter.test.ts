@@ -7,6 +7,9 @@ import {
 } from '../../src/scheduler/plugin-testing';
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import {
+  CODE_INVALID_REQUEST,
+  CODE_NO_FIT,
+  CODE_TOO_FEW_CELLS,
   create,
   NAME,
   NUMA_TRAIT,
@@ -169,6 +172,12 @@ describe(NAME, () => {
     } else {
       expect(verdict.fits).toBe(false);
       expect(!verdict.fits && verdict.reason.startsWith(`${want}: `)).toBe(true);
+      const codes: Record<string, string> = {
+        [REASON_INVALID_REQUEST]: CODE_INVALID_REQUEST,
+        [REASON_NO_FIT]: CODE_NO_FIT,
+        [REASON_TOO_FEW_CELLS]: CODE_TOO_FEW_CELLS,
+      };
+      expect(!verdict.fits && verdict.code).toBe(codes[want]);
     }
   });
 
@@ -183,6 +192,7 @@ describe(NAME, () => {
     expect(verdictOf(plugin, host, req)).toEqual({
       fits: false,
       reason: `${REASON_NO_FIT}: wanted 1 VCPU/2048 MB, 1 VCPU/2048 MB, cells free 4 VCPU/1024 MB, 4 VCPU/3072 MB`,
+      code: 'numa_topology.no_fit',
     });
   });
 

@@ -20,6 +20,10 @@ export const ALIAS_KEY = 'pci_passthrough:alias';
 export const REASON_INVALID_REQUEST = 'invalid PCI alias request';
 /** Rejection: not enough free devices. */
 export const REASON_NOT_ENOUGH_DEVICES = 'not enough free PCI devices';
+/** Reason code of {@link REASON_INVALID_REQUEST}. */
+export const CODE_INVALID_REQUEST = 'pci_passthrough.invalid_request';
+/** Reason code of {@link REASON_NOT_ENOUGH_DEVICES}. */
+export const CODE_NOT_ENOUGH_DEVICES = 'pci_passthrough.not_enough_devices';
 
 /** What an alias stands for. */
 export interface AliasSpec {
@@ -150,14 +154,19 @@ export const create: FilterFactory<State> = (_config, handle) => {
         return { fits: true };
       }
       if ('error' in state) {
-        return { fits: false, reason: `${REASON_INVALID_REQUEST}: ${state.error}` };
+        return {
+          fits: false,
+          reason: `${REASON_INVALID_REQUEST}: ${state.error}`,
+          code: CODE_INVALID_REQUEST,
+        };
       }
       for (const demand of state) {
         const free = freeDevices(host, demand);
         if (free < demand.count) {
           return {
             fits: false,
-            reason: `${REASON_NOT_ENOUGH_DEVICES}: ${demand.aliases} wanted ${demand.count} ${demand.resourceClass}, found ${free} free on ${host.name}`,
+            reason: `${REASON_NOT_ENOUGH_DEVICES}: ${demand.aliases} wanted ${demand.count} ${demand.resourceClass}, found ${free} free`,
+            code: CODE_NOT_ENOUGH_DEVICES,
           };
         }
       }

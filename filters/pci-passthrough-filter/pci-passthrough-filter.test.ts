@@ -8,6 +8,8 @@ import {
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import {
   ALIAS_KEY,
+  CODE_INVALID_REQUEST,
+  CODE_NOT_ENOUGH_DEVICES,
   create,
   NAME,
   REASON_INVALID_REQUEST,
@@ -117,6 +119,9 @@ describe(NAME, () => {
     } else {
       expect(verdict.fits).toBe(false);
       expect(!verdict.fits && verdict.reason.startsWith(`${want}: `)).toBe(true);
+      expect(!verdict.fits && verdict.code).toBe(
+        want === REASON_INVALID_REQUEST ? CODE_INVALID_REQUEST : CODE_NOT_ENOUGH_DEVICES,
+      );
     }
   });
 
@@ -127,7 +132,8 @@ describe(NAME, () => {
     const req = buildRequestSpec({ extraSpecs: { [ALIAS_KEY]: 'nic:3' } });
     expect(verdictOf(plugin, host, req)).toEqual({
       fits: false,
-      reason: `${REASON_NOT_ENOUGH_DEVICES}: nic wanted 3 ${NIC}, found 2 free on compute-1`,
+      reason: `${REASON_NOT_ENOUGH_DEVICES}: nic wanted 3 ${NIC}, found 2 free`,
+      code: 'pci_passthrough.not_enough_devices',
     });
   });
 

@@ -7,28 +7,25 @@ import { ATTR_CONSUMERS, ATTR_HOST } from '../observability/attributes';
 import type { Logger } from '../observability/logger';
 import { BARE_STAGES, type StageObserver } from '../observability/stage';
 import type { CandidateService } from '../placement/allocation-candidates/candidate-service';
-import {
-  type CandidateStage,
-  explainCandidateStage,
-} from '../placement/allocation-candidates/candidate-stage';
+import type { CandidateStage } from '../placement/allocation-candidates/candidate-stage';
 import type { CandidateRequest } from '../placement/allocation-candidates/request';
 import type { AllocationCandidates } from '../placement/allocation-candidates/results';
 import type { Claimed, ClaimService } from '../placement/claims';
 import { ConflictError, ErrorCode } from '../placement/errors';
 import type { AggregateMetadataCache } from '../placement/host-rows';
 import { ClaimBatcher, type ClaimWriter } from './claiming/claim-batcher';
-import { fitsWithPlanned, InFlight, selectClaimOrder } from './claiming/claim-order';
-import { GroupPlan } from './claiming/group-plan';
+import { InFlight, selectClaimOrder } from './claiming/claim-order';
+import { proposeSelections } from './claiming/dry-run';
+import { candidateStageOf, type Evaluated, type RequestEvaluation } from './evaluated';
 import { fromView, noValidHost, toView, treeOf } from './host-requests';
-import type { AllocationRequestView, HostView, RequestSpec } from './plugin-api';
+import type { AllocationRequestView, HostView } from './plugin-api';
 import {
   GROUP_HINT,
   type InstanceHostLookup,
   requestSpecOf,
   type ServerGroupLookup,
 } from './request-spec';
-import type { Explanation, RankedHost } from './runtime/explanation';
-import type { Evaluation } from './runtime/pipeline';
+import type { RankedHost } from './runtime/explanation';
 import type { ChosenPipeline } from './runtime/pipeline-set';
 import type { ScheduleOutcome, ScheduleRequest, Selection } from './schedule-types';
 import type { CandidateCache } from './state/candidate-cache';
@@ -76,18 +73,6 @@ export interface SchedulingDeps {
   readonly stages?: StageObserver;
 }
 
-/** A pipeline evaluation and the request (as plugins amended it) whose candidates it filtered. */
-export type Evaluated = Evaluation & { readonly candidateRequest?: CandidateRequest };
-
-/** What one pipeline run gives a request: its explanation and ranking. */
-interface Evaluation1 {
-  readonly explanation: Explanation;
-  readonly ranking: RankedHost[];
-  readonly spec: RequestSpec;
-  /** The request whose allocation candidates were filtered (absent when a plugin declared it unsatisfiable). */
-  readonly candidateRequest?: CandidateRequest;
-}
-
 /** Orchestrates the pipeline over the domain services. */
 export class SchedulingService {
   private readonly inFlight = new InFlight();
@@ -130,7 +115,7 @@ export class SchedulingService {
   private async evaluate(
     req: ScheduleRequest,
     chosen = this.pipelineFor(req.profile, req.filters),
-  ): Promise<Evaluation1> {
+  ): Promise<RequestEvaluation> {
     const { pipeline } = chosen;
     const spec = await requestSpecOf(req, this.deps.instanceHosts, this.deps.serverGroups);
     // Every change heard so far is applied first, so the version names what the evaluation reads.
@@ -169,25 +154,6 @@ export class SchedulingService {
     };
   }
 
-  /**
-   * How the allocation-candidate query narrowed the hosts for an evaluated request (null when a
-   * plugin declared the request unsatisfiable before any candidate was asked for).
-   */
-  private async candidateStage(evaluated: Evaluation1): Promise<CandidateStage | null> {
-    if (!evaluated.candidateRequest) {
-      return null;
-    }
-    const [index, aggregates] = await Promise.all([
-      this.candidates.current(),
-      this.aggregates.all(),
-    ]);
-    const names = new Map(aggregates.map((a) => [a.uuid, a.name ?? undefined]));
-    return explainCandidateStage(index, evaluated.candidateRequest, {
-      hostsWithCandidates: evaluated.explanation.hostsIn,
-      aggregateName: (uuid) => names.get(uuid),
-    });
-  }
-
   /** Groups allocation requests by tree; the trees' views come from the host-view cache. */
   private async hostViews(c: AllocationCandidates): Promise<HostView[]> {
     const summaries = new Map(c.providerSummaries.map((s) => [s.providerUuid, s]));
@@ -222,32 +188,9 @@ export class SchedulingService {
   private async explainNow(req: ScheduleRequest): Promise<ScheduleOutcome> {
     const evaluated = await this.evaluate(req);
     const { explanation, ranking, spec } = evaluated;
-    const candidateStage = await this.candidateStage(evaluated);
-    const planned = new Map<string, number>();
-    const group = new GroupPlan(spec.serverGroup);
-    const selections = req.consumerUuids.map((consumerUuid): Selection => {
-      for (const ranked of ranking) {
-        const ar = group.allows(ranked.host.uuid)
-          ? ranked.host.allocationRequests.find((r) => fitsWithPlanned(ranked.host, r, planned))
-          : undefined;
-        if (ar) {
-          group.place(ranked.host.uuid);
-          for (const [rp, res] of Object.entries(ar.allocations)) {
-            for (const [rc, n] of Object.entries(res)) {
-              planned.set(`${rp}:${rc}`, (planned.get(`${rp}:${rc}`) ?? 0) + n);
-            }
-          }
-          return {
-            consumerUuid,
-            hostUuid: ranked.host.uuid,
-            allocations: fromView(ar.allocations),
-            reason: null,
-          };
-        }
-      }
-      const reason = noValidHost(explanation, candidateStage);
-      return { consumerUuid, hostUuid: null, allocations: [], reason };
-    });
+    const candidateStage = await candidateStageOf(this.candidates, this.aggregates, evaluated);
+    const reason = noValidHost(explanation, candidateStage);
+    const selections = proposeSelections(req.consumerUuids, ranking, spec, reason);
     return { selections, explanation, ranking, candidateStage };
   }
 
@@ -267,7 +210,7 @@ export class SchedulingService {
   private async scheduleNow(req: ScheduleRequest): Promise<ScheduleOutcome> {
     const selections: Selection[] = [];
     const claimed: Claimed[] = [];
-    let first: Evaluation1 | undefined;
+    let first: RequestEvaluation | undefined;
     let candidateStage: CandidateStage | null = null;
     const chosen = this.pipelineFor(req.profile, req.filters); // for all, whatever a reload does
     for (const consumerUuid of req.consumerUuids) {
@@ -355,7 +298,7 @@ export class SchedulingService {
   private async claim(
     req: ScheduleRequest,
     consumerUuid: string,
-    evaluated: Evaluation1,
+    evaluated: RequestEvaluation,
   ): Promise<{
     selection: Selection;
     claimed: Claimed | null;
@@ -425,7 +368,9 @@ export class SchedulingService {
       }
     }
     const noCandidates = evaluated.ranking.length === 0 && evaluated.explanation.hostsIn === 0;
-    const candidateStage = noCandidates ? await this.candidateStage(evaluated) : null;
+    const candidateStage = noCandidates
+      ? await candidateStageOf(this.candidates, this.aggregates, evaluated)
+      : null;
     const reason =
       evaluated.ranking.length === 0
         ? noValidHost(evaluated.explanation, candidateStage)

@@ -10,6 +10,7 @@ import { type App, createApp, type WorkerIdentity } from '../app/app';
 import type { Config } from '../config/config';
 import type { Logger } from '../observability/logger';
 import { startAuditPrune } from './audit-prune';
+import { startCapacitySampler } from './capacity-sampler';
 
 /** A listening server. */
 export interface RunningServer {
@@ -140,10 +141,12 @@ export async function startServer(
         );
   }
   const stopPrune = startAuditPrune(app.services.dataSource, config.auditRetentionDays, log);
+  const stopSampler = startCapacitySampler(app.services.capacityHistory, log);
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
       stopPrune();
+      await stopSampler();
       log.info('shutting down: no new connections, finishing in-flight requests');
       await listener.drain();
       await app.close();

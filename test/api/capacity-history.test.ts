@@ -3,7 +3,9 @@
 // keeping each step's busiest sample, pruned past the retention; bad arguments answer stable
 // codes, and member tokens are refused at the root.
 import { randomUUID } from 'node:crypto';
+import { createLogger } from '../../src/observability/logger';
 import { CapacityHistoryService } from '../../src/placement/capacity-history';
+import { startCapacitySampler } from '../../src/server/capacity-sampler';
 import { createTestApp, type TestApp } from '../support/app';
 import { buildResourceProvider, claim } from '../support/factories';
 import { codes, gql } from '../support/graphql';
@@ -158,6 +160,25 @@ describe('capacityHistory', () => {
     clock.now = Date.now();
     await sampler.sampleNow();
     expect(await t.app.dataSource.query(old)).toEqual([{ n: 0 }]);
+  });
+
+  it('samples on its own once started, and stops', async () => {
+    await t.app.dataSource.query('DELETE FROM capacity_samples');
+    const stop = startCapacitySampler(t.app.services.capacityHistory, createLogger('silent'), {
+      firstDelayMs: 0,
+    });
+    const count = async () =>
+      (await t.app.dataSource.query('SELECT count(*)::int AS n FROM capacity_samples'))[0].n;
+    while ((await count()) === 0) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await stop();
+    // Cloud and aggregate, VCPU and MEMORY_MB, in every bucket sampled (one, unless a bucket
+    // started just then).
+    const perBucket = await t.app.dataSource.query(
+      'SELECT count(*)::int AS n FROM capacity_samples GROUP BY bucket',
+    );
+    expect(perBucket.map((r: { n: number }) => r.n)).toEqual(perBucket.map(() => 4));
   });
 
   it.each([

@@ -4,6 +4,9 @@ import type { Verdict } from '../../src/scheduler/plugin-api';
 import { buildHostView, buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import {
+  CODE_KEY_MISSING,
+  CODE_NO_MATCH,
+  CODE_NOT_NUMERIC,
   create,
   metadataKey,
   NAME,
@@ -127,6 +130,12 @@ describe(NAME, () => {
     expect(verdict.fits).toBe(want);
     if (!verdict.fits) {
       expect(verdict.reason.startsWith(reason!)).toBe(true);
+      const codes: Record<string, string> = {
+        [REASON_KEY_MISSING]: CODE_KEY_MISSING,
+        [REASON_NO_MATCH]: CODE_NO_MATCH,
+        [REASON_NOT_NUMERIC]: CODE_NOT_NUMERIC,
+      };
+      expect(verdict.code).toBe(codes[reason!]);
     }
   });
 
@@ -134,6 +143,7 @@ describe(NAME, () => {
     expect(run({ opt1: '1' }, [{ opt1: '2,3' }])).toEqual({
       fits: false,
       reason: `${REASON_NO_MATCH}: key "opt1" wanted "1", found "2", "3"`,
+      code: 'aggregate_extra_specs.no_match',
     });
   });
 

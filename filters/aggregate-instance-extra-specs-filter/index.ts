@@ -28,6 +28,12 @@ export const REASON_KEY_MISSING = 'aggregate metadata lacks an extra-spec key';
 export const REASON_NO_MATCH = 'no aggregate metadata value matches an extra spec';
 /** Rejection: a numeric operator met a value that is not a number. */
 export const REASON_NOT_NUMERIC = 'numeric extra-spec operator on a non-numeric value';
+/** Reason code of {@link REASON_KEY_MISSING}. */
+export const CODE_KEY_MISSING = 'aggregate_extra_specs.key_missing';
+/** Reason code of {@link REASON_NO_MATCH}. */
+export const CODE_NO_MATCH = 'aggregate_extra_specs.no_match';
+/** Reason code of {@link REASON_NOT_NUMERIC}. */
+export const CODE_NOT_NUMERIC = 'aggregate_extra_specs.not_numeric';
 
 /** The metadata key an extra spec is compared with, or `null` when the spec belongs to another namespace. */
 export function metadataKey(specKey: string): string | null {
@@ -43,6 +49,7 @@ function check(key: string, wanted: string, found: readonly string[] | undefined
     return {
       fits: false,
       reason: `${REASON_KEY_MISSING}: key "${key}" wanted "${wanted}", found nothing`,
+      code: CODE_KEY_MISSING,
     };
   }
   const errors: string[] = [];
@@ -56,8 +63,13 @@ function check(key: string, wanted: string, found: readonly string[] | undefined
     }
   }
   const foundText = found.map((v) => `"${v}"`).join(', ');
-  const base = errors.length > 0 ? `${REASON_NOT_NUMERIC} (${errors[0]})` : REASON_NO_MATCH;
-  return { fits: false, reason: `${base}: key "${key}" wanted "${wanted}", found ${foundText}` };
+  const numeric = errors.length > 0;
+  const base = numeric ? `${REASON_NOT_NUMERIC} (${errors[0]})` : REASON_NO_MATCH;
+  return {
+    fits: false,
+    reason: `${base}: key "${key}" wanted "${wanted}", found ${foundText}`,
+    code: numeric ? CODE_NOT_NUMERIC : CODE_NO_MATCH,
+  };
 }
 
 /** Creates the filter; it takes no configuration. */

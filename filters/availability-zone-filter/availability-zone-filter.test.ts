@@ -43,7 +43,11 @@ describe(NAME, () => {
     expect(verdictOf(plugin, hostIn(...zones), req)).toEqual(
       want === null
         ? { fits: true }
-        : { fits: false, reason: `${REASON_OTHER_ZONE}: compute-1 is in ${want}, not ${az}` },
+        : {
+            fits: false,
+            reason: `${REASON_OTHER_ZONE}: in ${want}, not ${az}`,
+            code: 'availability_zone.mismatch',
+          },
     );
   });
 

@@ -29,6 +29,8 @@ export const AZ_KEY = 'availability_zone';
 export const DEFAULT_ZONE = 'nova';
 /** Rejection: the host is in other zones. */
 export const REASON_OTHER_ZONE = 'host is in another availability zone';
+/** Reason code of {@link REASON_OTHER_ZONE}. */
+export const CODE_OTHER_ZONE = 'availability_zone.mismatch';
 /** Amendment: no aggregate is in the zone asked for (and it is not the default zone). */
 export const REASON_NO_ZONE = 'no aggregate has availability_zone';
 
@@ -115,7 +117,8 @@ export const create: FilterFactory = withConfig(CONFIG, (config, handle) => {
       }
       return {
         fits: false,
-        reason: `${REASON_OTHER_ZONE}: ${host.name} is in ${hostZones.join(', ')}, not ${az}`,
+        reason: `${REASON_OTHER_ZONE}: in ${hostZones.join(', ')}, not ${az}`,
+        code: CODE_OTHER_ZONE,
       };
     },
   };

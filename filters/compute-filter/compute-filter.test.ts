@@ -27,7 +27,11 @@ describe(NAME, () => {
     expect(verdict).toEqual(
       want
         ? { fits: true }
-        : { fits: false, reason: `${REASON_DISABLED}: root compute-1 has trait ${DISABLED_TRAIT}` },
+        : {
+            fits: false,
+            reason: `${REASON_DISABLED}: the root provider has trait ${DISABLED_TRAIT}`,
+            code: 'compute.disabled',
+          },
     );
   });
 

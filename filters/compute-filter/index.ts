@@ -19,6 +19,8 @@ export const DISABLED_TRAIT = 'COMPUTE_STATUS_DISABLED';
 
 /** Rejection: the compute node is disabled. */
 export const REASON_DISABLED = 'compute node is disabled';
+/** Reason code of that rejection. */
+export const CODE_DISABLED = 'compute.disabled';
 
 /** Creates the filter; it takes no configuration. */
 export const create: FilterFactory = () => ({
@@ -33,7 +35,8 @@ export const create: FilterFactory = () => ({
     if (host.root.traits.includes(DISABLED_TRAIT)) {
       return {
         fits: false,
-        reason: `${REASON_DISABLED}: root ${host.name} has trait ${DISABLED_TRAIT}`,
+        reason: `${REASON_DISABLED}: the root provider has trait ${DISABLED_TRAIT}`,
+        code: CODE_DISABLED,
       };
     }
     return { fits: true };

@@ -27,6 +27,10 @@ export const IMAGE_ID_SPEC = 'image:id';
 export const REASON_ISOLATED_IMAGE = 'isolated image needs an isolated host';
 /** Rejection: an isolated host and an image that is not isolated. */
 export const REASON_ISOLATED_HOST = 'isolated host runs only isolated images';
+/** Reason code of {@link REASON_ISOLATED_IMAGE}. */
+export const CODE_ISOLATED_IMAGE = 'isolated_hosts.isolated_image';
+/** Reason code of {@link REASON_ISOLATED_HOST}. */
+export const CODE_ISOLATED_HOST = 'isolated_hosts.isolated_host';
 
 const CONFIG = pluginConfig({
   isolatedImages: nameListField(
@@ -65,12 +69,17 @@ export const create: FilterFactory<string | null> = withConfig(CONFIG, (config) 
       if (imageIsolated && !hostIsolated) {
         return {
           fits: false,
-          reason: `${REASON_ISOLATED_IMAGE}: image ${image}, host ${host.name}`,
+          reason: `${REASON_ISOLATED_IMAGE}: image ${image}`,
+          code: CODE_ISOLATED_IMAGE,
         };
       }
       if (restrict && hostIsolated && !imageIsolated) {
         const what = image === null ? 'no image' : `image ${image}`;
-        return { fits: false, reason: `${REASON_ISOLATED_HOST}: ${host.name} got ${what}` };
+        return {
+          fits: false,
+          reason: `${REASON_ISOLATED_HOST}: the request has ${what}`,
+          code: CODE_ISOLATED_HOST,
+        };
       }
       return { fits: true };
     },

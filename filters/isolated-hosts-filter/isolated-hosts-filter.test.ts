@@ -2,7 +2,15 @@
 // test_isolated_hosts_filter.py): both of Nova's result matrices, and the partial configurations.
 import { buildHostView, buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
-import { create, IMAGE_ID_SPEC, NAME, REASON_ISOLATED_HOST, REASON_ISOLATED_IMAGE } from './index';
+import {
+  CODE_ISOLATED_HOST,
+  CODE_ISOLATED_IMAGE,
+  create,
+  IMAGE_ID_SPEC,
+  NAME,
+  REASON_ISOLATED_HOST,
+  REASON_ISOLATED_IMAGE,
+} from './index';
 
 const ISOLATED_IMAGE = 'c4bf43a5-04f6-4d8c-b5a2-8f3c4f2f1e01';
 const OTHER_IMAGE = '0f0d1a4e-9a55-4f7c-8e57-0c5a8d1b2c02';
@@ -18,7 +26,16 @@ function passes(
   });
   const image = imageIsolated === null ? undefined : imageIsolated ? ISOLATED_IMAGE : OTHER_IMAGE;
   const extraSpecs: Record<string, string> = image === undefined ? {} : { [IMAGE_ID_SPEC]: image };
-  return verdictOf(buildPlugin(create, NAME, config), host, buildRequestSpec({ extraSpecs })).fits;
+  const verdict = verdictOf(
+    buildPlugin(create, NAME, config),
+    host,
+    buildRequestSpec({ extraSpecs }),
+  );
+  if (!verdict.fits) {
+    // The host's name says what it is called, the configuration whether it is isolated.
+    expect([CODE_ISOLATED_IMAGE, CODE_ISOLATED_HOST]).toContain(verdict.code);
+  }
+  return verdict.fits;
 }
 
 describe(NAME, () => {
@@ -92,7 +109,7 @@ describe(NAME, () => {
     expect(passes(config, hostIsolated, imageIsolated)).toBe(want);
   });
 
-  it('compares image uuids case-insensitively and names host and image in reasons', () => {
+  it('compares image uuids case-insensitively and names the image in reasons', () => {
     const plugin = buildPlugin(create, NAME, FULL);
     const free = buildHostView({ providers: [{ uuid: 'h1', name: 'free_host' }] });
     const isolated = buildHostView({ providers: [{ uuid: 'h2', name: 'isolated_host' }] });
@@ -102,11 +119,13 @@ describe(NAME, () => {
     expect(verdictOf(plugin, isolated, upper)).toEqual({ fits: true });
     expect(verdictOf(plugin, free, upper)).toEqual({
       fits: false,
-      reason: `${REASON_ISOLATED_IMAGE}: image ${ISOLATED_IMAGE}, host free_host`,
+      reason: `${REASON_ISOLATED_IMAGE}: image ${ISOLATED_IMAGE}`,
+      code: 'isolated_hosts.isolated_image',
     });
     expect(verdictOf(plugin, isolated, buildRequestSpec())).toEqual({
       fits: false,
-      reason: `${REASON_ISOLATED_HOST}: isolated_host got no image`,
+      reason: `${REASON_ISOLATED_HOST}: the request has no image`,
+      code: 'isolated_hosts.isolated_host',
     });
   });
 

@@ -14,6 +14,8 @@ export const kind = 'filter';
 
 /** Rejection: the host does not report a metric that is weighed. */
 export const REASON_MISSING_METRICS = 'host lacks metrics';
+/** Reason code of that rejection. */
+export const CODE_MISSING_METRICS = 'metrics.missing';
 
 const CONFIG = pluginConfig({
   weightSetting: checkedField(
@@ -51,7 +53,8 @@ export const create: FilterFactory = (_config, handle) => {
       }
       return {
         fits: false,
-        reason: `${REASON_MISSING_METRICS}: ${host.name} lacks ${missing.join(', ')}`,
+        reason: `${REASON_MISSING_METRICS}: ${missing.join(', ')}`,
+        code: CODE_MISSING_METRICS,
       };
     },
   };

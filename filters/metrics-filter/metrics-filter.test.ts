@@ -3,7 +3,7 @@
 import { buildHostView, buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import { metricTrait } from '../host-state/metrics';
-import { create, NAME, REASON_MISSING_METRICS } from './index';
+import { CODE_MISSING_METRICS, create, NAME, REASON_MISSING_METRICS } from './index';
 
 function verdict(weightSetting: unknown, traits: string[]) {
   const host = buildHostView({ providers: [{ uuid: 'h1', name: 'host1', traits }] });
@@ -34,13 +34,16 @@ describe(NAME, () => {
       false,
     ],
   ])('%s -> %p', (_name, setting, traits, want) => {
-    expect(verdict(setting, traits).fits).toBe(want);
+    const v = verdict(setting, traits);
+    expect(v.fits).toBe(want);
+    expect(!v.fits && v.code).toBe(!want && CODE_MISSING_METRICS);
   });
 
   it('names the missing metrics and the trait that would give them', () => {
     expect(verdict('foo=1, cpu.frequency=1', [metricTrait('cpu.frequency', 1)])).toEqual({
       fits: false,
-      reason: `${REASON_MISSING_METRICS}: host1 lacks foo (no trait CUSTOM_METRIC_FOO_<value>)`,
+      reason: `${REASON_MISSING_METRICS}: foo (no trait CUSTOM_METRIC_FOO_<value>)`,
+      code: 'metrics.missing',
     });
   });
 

@@ -38,6 +38,12 @@ export const REASON_OUTSIDE = 'host IP outside the network asked for';
 export const REASON_NO_HOST_IP = 'host IP unknown';
 /** Rejection: the hints do not name a network. */
 export const REASON_INVALID_HINT = 'invalid build_near_host_ip / cidr hint';
+/** Reason code of {@link REASON_OUTSIDE}. */
+export const CODE_OUTSIDE = 'cidr_affinity.outside';
+/** Reason code of {@link REASON_NO_HOST_IP}. */
+export const CODE_NO_HOST_IP = 'cidr_affinity.no_host_ip';
+/** Reason code of {@link REASON_INVALID_HINT}. */
+export const CODE_INVALID_HINT = 'cidr_affinity.invalid_hint';
 
 type State =
   | { readonly network: IpNetwork; readonly text: string }
@@ -80,24 +86,30 @@ export const create: FilterFactory<State> = () => ({
       return { fits: true };
     }
     if ('error' in state) {
-      return { fits: false, reason: `${REASON_INVALID_HINT}: ${state.error}` };
+      return {
+        fits: false,
+        reason: `${REASON_INVALID_HINT}: ${state.error}`,
+        code: CODE_INVALID_HINT,
+      };
     }
     const ip = readHostIp(host);
     if (ip.kind === 'none') {
       return {
         fits: false,
-        reason: `${REASON_NO_HOST_IP}: ${host.name} has no root trait ${HOST_IP_TRAIT_PREFIX}<address>`,
+        reason: `${REASON_NO_HOST_IP}: no root trait ${HOST_IP_TRAIT_PREFIX}<address>`,
+        code: CODE_NO_HOST_IP,
       };
     }
     if (ip.kind === 'invalid') {
-      return { fits: false, reason: `${REASON_NO_HOST_IP}: ${host.name}: ${ip.problem}` };
+      return { fits: false, reason: `${REASON_NO_HOST_IP}: ${ip.problem}`, code: CODE_NO_HOST_IP };
     }
     if (inNetwork(ip.ip, state.network)) {
       return { fits: true };
     }
     return {
       fits: false,
-      reason: `${REASON_OUTSIDE}: ${host.name} is ${ip.text}, not in ${state.text}`,
+      reason: `${REASON_OUTSIDE}: ${ip.text}, not in ${state.text}`,
+      code: CODE_OUTSIDE,
     };
   },
 });

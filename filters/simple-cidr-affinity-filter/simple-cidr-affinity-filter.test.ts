@@ -4,7 +4,16 @@
 import { buildHostView, buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import { hostIpTrait } from '../host-state/ip';
-import { create, NAME, REASON_INVALID_HINT, REASON_NO_HOST_IP, REASON_OUTSIDE } from './index';
+import {
+  CODE_INVALID_HINT,
+  CODE_NO_HOST_IP,
+  CODE_OUTSIDE,
+  create,
+  NAME,
+  REASON_INVALID_HINT,
+  REASON_NO_HOST_IP,
+  REASON_OUTSIDE,
+} from './index';
 
 function verdict(traits: string[], hints: Record<string, string[]>) {
   const host = buildHostView({ providers: [{ uuid: 'h1', name: 'host1', traits }] });
@@ -80,13 +89,16 @@ describe(NAME, () => {
       true,
     ],
   ])('%s -> %p', (_name, traits, hints, want) => {
-    expect(verdict(traits, hints).fits).toBe(want);
+    const v = verdict(traits, hints);
+    expect(v.fits).toBe(want);
+    expect(!v.fits && v.code).toBe(!want && CODE_OUTSIDE);
   });
 
   it('names the host IP and the network when it is outside', () => {
     expect(verdict(at('10.8.1.1'), { cidr: ['/32'], build_near_host_ip: ['10.8.1.100'] })).toEqual({
       fits: false,
-      reason: `${REASON_OUTSIDE}: host1 is 10.8.1.1, not in 10.8.1.100/32`,
+      reason: `${REASON_OUTSIDE}: 10.8.1.1, not in 10.8.1.100/32`,
+      code: 'cidr_affinity.outside',
     });
   });
 
@@ -96,7 +108,8 @@ describe(NAME, () => {
     ['two different addresses', [...at('10.8.1.1'), ...at('10.8.1.2')]],
   ])('rejects a host with %s', (_name, traits) => {
     const v = verdict(traits, { build_near_host_ip: ['10.8.1.100'] });
-    expect(!v.fits && v.reason.startsWith(`${REASON_NO_HOST_IP}: host1`)).toBe(true);
+    expect(!v.fits && v.reason.startsWith(`${REASON_NO_HOST_IP}: `)).toBe(true);
+    expect(!v.fits && v.code).toBe(CODE_NO_HOST_IP);
   });
 
   it.each<[string, Record<string, string[]>]>([
@@ -110,5 +123,6 @@ describe(NAME, () => {
   ])('rejects every host for %s', (_name, hints) => {
     const v = verdict(at('10.8.1.1'), hints);
     expect(!v.fits && v.reason.startsWith(REASON_INVALID_HINT)).toBe(true);
+    expect(!v.fits && v.code).toBe(CODE_INVALID_HINT);
   });
 });

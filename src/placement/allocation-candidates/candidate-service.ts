@@ -5,6 +5,7 @@
 import type { DataSource } from 'typeorm';
 import type { Change, ChangeBus } from '../change-bus';
 import { loadAllIndexRows, loadCatalogs, loadProviderRows } from './candidate-rows';
+import { type CandidateStage, candidateHostCount, explainCandidateStage } from './candidate-stage';
 import { CapacityIndex } from './capacity-index';
 import {
   type CandidateBounds,
@@ -132,5 +133,19 @@ export class CandidateService {
   async find(request: CandidateRequest, options: FindOptions = {}): Promise<AllocationCandidates> {
     const index = await this.current();
     return findAllocationCandidates(index, request, { bounds: this.bounds, ...options });
+  }
+
+  /**
+   * Explains how the candidate stage of `request` narrowed the hosts, given the engine's answer
+   * to it (`found`; with a `limit`, the hosts of that answer).
+   */
+  async explainStage(
+    request: CandidateRequest,
+    found: AllocationCandidates,
+  ): Promise<CandidateStage> {
+    const index = await this.current();
+    return explainCandidateStage(index, request, {
+      hostsWithCandidates: candidateHostCount(index, found.allocationRequests),
+    });
   }
 }

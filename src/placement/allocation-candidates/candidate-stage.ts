@@ -263,3 +263,24 @@ function summarise(
     : '';
   return `no allocation candidates: ${why}${closestText}`;
 }
+
+/**
+ * Hosts an engine answer uses: the root of each allocation request's first provider that is not
+ * a sharing provider (the scheduler's host of that request); all-sharing requests name none.
+ */
+export function candidateHostCount(
+  index: CapacityIndex,
+  requests: readonly { readonly allocations: readonly { readonly providerUuid: string }[] }[],
+): number {
+  const hosts = new Set<number>();
+  for (const ar of requests) {
+    for (const a of ar.allocations) {
+      const slot = index.slotOfUuid(a.providerUuid);
+      if (slot >= 0 && index.sharing[slot] !== 1) {
+        hosts.add(index.root[slot]!);
+        break;
+      }
+    }
+  }
+  return hosts.size;
+}

@@ -3,6 +3,7 @@
 import type { Services } from '../../app/services';
 import { candidatesJson } from '../candidate-json';
 import { candidateRequestOrThrow } from '../candidate-query';
+import { wantsCandidateStageOrThrow, withCandidateStage } from '../candidate-stage-json';
 import { mapDomainErrors } from '../domain-errors';
 import { type RestRequest, schemaFor } from '../request';
 import { type RestResponse, withCacheHeaders } from '../response';
@@ -18,6 +19,7 @@ export async function listAllocationCandidates(
   req.authorizeOrThrow('placement:allocation_candidates:list');
   req.query.validateOrThrow(schemaFor(req, GET_AC_SCHEMAS));
   const request = candidateRequestOrThrow(req.query, req.version);
+  const explain = wantsCandidateStageOrThrow(req);
   const cands = await mapDomainErrors(() =>
     svc.candidates.find(request, { nestedAware: req.matches('1.29') }),
   );
@@ -33,6 +35,8 @@ export async function listAllocationCandidates(
   return withCacheHeaders(req, {
     status: 200,
     headers: { 'content-type': 'application/json' },
-    body,
+    body: explain
+      ? withCandidateStage(body, await svc.candidates.explainStage(request, cands))
+      : body,
   });
 }

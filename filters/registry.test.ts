@@ -1,9 +1,11 @@
 // Checks the built-in plugin list: one folder per plugin named after its NAME, every plugin starts with
-// an empty configuration, and every filter that can reject exports its rejection reasons as constants.
+// an empty configuration, every filter that can reject exports its rejection reasons as constants,
+// and every host filter that can reject exports well-formed reason codes.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PluginHandle } from '../src/scheduler/plugin-api';
 import { createRegistry } from '../src/scheduler/runtime/registry';
+import { isReasonCode } from '../src/scheduler/runtime/verdict';
 import { builtinPlugins } from './registry';
 
 /**
@@ -66,5 +68,21 @@ describe('filters/registry', () => {
       ([key, value]) => key.startsWith('REASON_') && typeof value === 'string',
     );
     expect(reasons.length).toBeGreaterThan(0);
+  });
+
+  it.each(
+    builtinPlugins
+      .filter((m) => !neverRejects.has(m.NAME))
+      .filter((m) => {
+        const plugin = m.create({}, { name: m.NAME, config: {}, log: () => {} });
+        return typeof (plugin as { filter?: unknown }).filter === 'function';
+      })
+      .map((m) => [m.NAME, m] as const),
+  )('%s exports its reason codes as well-formed CODE_* constants', (_name, module) => {
+    const codes = Object.entries(module).filter(([key]) => key.startsWith('CODE_'));
+    expect(codes.length).toBeGreaterThan(0);
+    for (const [key, code] of codes) {
+      expect([key, isReasonCode(code)]).toEqual([key, true]);
+    }
   });
 });

@@ -4,7 +4,13 @@
 import { buildHostView, buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import { coerceProperty, imageMetaProps } from './image-meta-props';
-import { create, NAME, REASON_INVALID_PROPERTY, REASON_PROPERTY_MISMATCH } from './index';
+import {
+  CODE_PROPERTY_MISMATCH,
+  create,
+  NAME,
+  REASON_INVALID_PROPERTY,
+  REASON_PROPERTY_MISMATCH,
+} from './index';
 
 type Meta = Record<string, string>;
 
@@ -139,7 +145,9 @@ describe(NAME, () => {
       want: false,
     },
   ])('$name -> $want', ({ image, aggs, want }) => {
-    expect(fits(image, aggs).fits).toBe(want);
+    const verdict = fits(image, aggs);
+    expect(verdict.fits).toBe(want);
+    expect(!verdict.fits && verdict.code).toBe(!want && CODE_PROPERTY_MISMATCH);
   });
 
   it('reads only keys in the namespace when one is configured (Nova props_namespace)', () => {
@@ -157,7 +165,8 @@ describe(NAME, () => {
   it('names the property, the image value and the allowed values', () => {
     expect(fits({ hw_vm_mode: 'pv' }, [{ hw_vm_mode: 'hvm, exe' }])).toEqual({
       fits: false,
-      reason: `${REASON_PROPERTY_MISMATCH}: hw_vm_mode="xen", host1 takes "hvm", "exe"`,
+      reason: `${REASON_PROPERTY_MISMATCH}: hw_vm_mode="xen", the host takes "hvm", "exe"`,
+      code: 'aggregate_image_properties.mismatch',
     });
   });
 
@@ -165,6 +174,7 @@ describe(NAME, () => {
     expect(fits({ hw_cpu_cores: '2.0' }, [])).toEqual({
       fits: false,
       reason: `${REASON_INVALID_PROPERTY}: image property hw_cpu_cores="2.0" is not an integer`,
+      code: 'aggregate_image_properties.invalid_property',
     });
   });
 

@@ -28,6 +28,10 @@ export const SCOPE = 'image:';
 export const REASON_PROPERTY_MISMATCH = 'image property not allowed by aggregate metadata';
 /** Rejection: an image property cannot be read as Nova's field type. */
 export const REASON_INVALID_PROPERTY = 'invalid image property';
+/** Reason code of {@link REASON_PROPERTY_MISMATCH}. */
+export const CODE_PROPERTY_MISMATCH = 'aggregate_image_properties.mismatch';
+/** Reason code of {@link REASON_INVALID_PROPERTY}. */
+export const CODE_INVALID_PROPERTY = 'aggregate_image_properties.invalid_property';
 
 type State = ReadonlyMap<string, PropertyValue> | { readonly error: string };
 
@@ -96,7 +100,11 @@ export const create: FilterFactory<State> = (_config, handle) => {
     },
     filter(host, _req, props) {
       if ('error' in props) {
-        return { fits: false, reason: `${REASON_INVALID_PROPERTY}: ${props.error}` };
+        return {
+          fits: false,
+          reason: `${REASON_INVALID_PROPERTY}: ${props.error}`,
+          code: CODE_INVALID_PROPERTY,
+        };
       }
       if (props.size === 0) {
         return { fits: true };
@@ -110,7 +118,8 @@ export const create: FilterFactory<State> = (_config, handle) => {
           const allowed = options.map((o) => `"${o}"`).join(', ');
           return {
             fits: false,
-            reason: `${REASON_PROPERTY_MISMATCH}: ${key}="${prop.text}", ${host.name} takes ${allowed}`,
+            reason: `${REASON_PROPERTY_MISMATCH}: ${key}="${prop.text}", the host takes ${allowed}`,
+            code: CODE_PROPERTY_MISMATCH,
           };
         }
       }

@@ -6,7 +6,15 @@ import type { HostView } from '../../src/scheduler/plugin-api';
 import { buildHostView, buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { buildPlugin, verdictOf } from '../../test/support/plugin';
 import { hostIpTrait } from '../host-state/ip';
-import { capabilitySpecs, create, NAME, REASON_NO_MATCH, REASON_UNAVAILABLE } from './index';
+import {
+  CODE_NO_MATCH,
+  CODE_UNAVAILABLE,
+  capabilitySpecs,
+  create,
+  NAME,
+  REASON_NO_MATCH,
+  REASON_UNAVAILABLE,
+} from './index';
 
 /** A host with 1024 MiB free (Nova's host_state {'free_ram_mb': 1024}), 20 VCPUs, 3 used. */
 const HOST: HostView = buildHostView({
@@ -70,21 +78,28 @@ describe(NAME, () => {
     ],
     ['every spec must hold', { free_ram_mb: '>= 300', 'capabilities:vcpus_total': '< 4' }, false],
   ])('%s -> %p', (_name, specs, want) => {
-    expect(verdict(specs).fits).toBe(want);
+    const v = verdict(specs);
+    expect(v.fits).toBe(want);
+    if (!v.fits) {
+      expect([CODE_NO_MATCH, CODE_UNAVAILABLE]).toContain(v.code);
+    }
   });
 
   it('names what was wanted and found', () => {
     expect(verdict({ 'capabilities:vcpus_used': '>= 20' })).toEqual({
       fits: false,
-      reason: `${REASON_NO_MATCH}: capabilities:vcpus_used wanted ">= 20", host1 has "3"`,
+      reason: `${REASON_NO_MATCH}: capabilities:vcpus_used wanted ">= 20", the host has "3"`,
+      code: 'compute_capabilities.no_match',
     });
     expect(verdict({ 'capabilities:cpu_info:vendor': 'Intel' })).toEqual({
       fits: false,
       reason: `${REASON_UNAVAILABLE}: capabilities:cpu_info:vendor (berth holds no cpu_info)`,
+      code: 'compute_capabilities.unavailable',
     });
     expect(verdict({ 'capabilities:num_vm_active': '1' })).toEqual({
       fits: false,
-      reason: `${REASON_UNAVAILABLE}: capabilities:num_vm_active (host1 has no value at num_vm_active)`,
+      reason: `${REASON_UNAVAILABLE}: capabilities:num_vm_active (no value at num_vm_active)`,
+      code: 'compute_capabilities.unavailable',
     });
   });
 

@@ -35,6 +35,10 @@ export const SCOPE = 'capabilities';
 export const REASON_UNAVAILABLE = 'host state lacks the capability';
 /** Rejection: the value does not match. */
 export const REASON_NO_MATCH = 'host capability does not match the extra spec';
+/** Reason code of {@link REASON_UNAVAILABLE}. */
+export const CODE_UNAVAILABLE = 'compute_capabilities.unavailable';
+/** Reason code of {@link REASON_NO_MATCH}. */
+export const CODE_NO_MATCH = 'compute_capabilities.no_match';
 
 /** One spec to check: its key, the attribute path, and the requirement. */
 interface Spec {
@@ -95,8 +99,12 @@ function check(host: HostView, spec: Spec, moves: MoveCounting): Verdict {
     const top = spec.path[0] ?? '';
     const why = UNMAPPED_ATTRIBUTES.includes(top)
       ? `berth holds no ${top}`
-      : `${host.name} has no value at ${spec.path.join(':')}`;
-    return { fits: false, reason: `${REASON_UNAVAILABLE}: ${spec.key} (${why})` };
+      : `no value at ${spec.path.join(':')}`;
+    return {
+      fits: false,
+      reason: `${REASON_UNAVAILABLE}: ${spec.key} (${why})`,
+      code: CODE_UNAVAILABLE,
+    };
   }
   const value = pyStr(cap, spec.path.length === 1 && FLOAT_ATTRIBUTES.has(spec.path[0]!));
   if (matchExtraSpec(value, spec.wanted).matched) {
@@ -104,7 +112,8 @@ function check(host: HostView, spec: Spec, moves: MoveCounting): Verdict {
   }
   return {
     fits: false,
-    reason: `${REASON_NO_MATCH}: ${spec.key} wanted "${spec.wanted}", ${host.name} has "${value}"`,
+    reason: `${REASON_NO_MATCH}: ${spec.key} wanted "${spec.wanted}", the host has "${value}"`,
+    code: CODE_NO_MATCH,
   };
 }
 

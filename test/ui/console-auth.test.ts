@@ -1,5 +1,6 @@
-// The console with BERTH_AUTH=on, in chromium: it asks for a token, says plainly when one is
-// refused (401), keeps it for the tab only, and shows a 403 instead of another project's data.
+// The console with BERTH_AUTH=on, in chromium: it asks for a token (under the same header as
+// every page, in a card), says plainly when none was entered or one is refused (401), keeps it
+// for the tab only, and shows a 403 instead of another project's data.
 import type { Page } from 'playwright-core';
 import { allocationInput } from '../support/allocation-input';
 import { createTestApp, type TestApp } from '../support/app';
@@ -54,15 +55,30 @@ describe(browserTitle('the console with auth on'), () => {
     async () => {
       await page.goto(`${base}/ui/#/overview`);
       await page.waitForSelector('form.signin');
-      await page.fill('form.signin input', 'berth_not_a_token');
+      // The same header as every page, the form in a card, no navigation before signing in.
+      expect(await page.textContent('header h1')).toBe('berth');
+      expect(await page.$$('header nav a')).toHaveLength(0);
+      expect(await page.$eval('form.signin', (f) => f.classList.contains('card'))).toBe(true);
       await page.click('form.signin button');
       await page.waitForSelector('form.signin [role=alert]');
+      expect(await page.textContent('form.signin [role=alert]')).toBe('Enter a token first.');
+      expect(await page.getAttribute('form.signin input', 'aria-invalid')).toBe('true');
+      await page.fill('form.signin input', 'berth_not_a_token');
+      await page.click('form.signin button');
+      await page.waitForSelector('form.signin .signin-refused');
       expect(await page.textContent('form.signin [role=alert]')).toContain('refused (401)');
       await page.screenshot({ path: shotPath('sign-in.png') });
 
       await page.fill('form.signin input', readerA);
       await page.click('form.signin button');
       await page.waitForSelector('[data-testid=cloud-capacity]');
+      expect(await page.$$eval('header nav a', (as) => as.map((a) => a.textContent))).toEqual([
+        'Overview',
+        'Providers',
+        'Projects',
+        'History',
+        'Why no valid host?',
+      ]);
       // Kept for this tab: a reload stays signed in.
       await page.reload();
       await page.waitForSelector('[data-testid=cloud-capacity]');

@@ -1,114 +1,35 @@
-// The console in a real browser (Debian's chromium via playwright-core) against a real berth on a
-// seeded cloud: 3 aggregates × 20 hosts, one host with two NUMA children, two projects with
-// quota. Each test asserts what a person sees, and saves a screenshot under test-results/console/.
-import { randomUUID } from 'node:crypto';
+// The console in a real browser (Debian's chromium via playwright-core) against a real berth on
+// the seeded cloud of test/support/console-cloud.ts: the overview (totals in human units, the
+// heatmap with its legend, flagged hosts, links, live updates), a provider's page and the
+// projects pages (quota states, consumers). Each test asserts what a person sees and saves a
+// screenshot under test-results/console/.
 import type { Page } from 'playwright-core';
 import { createTestApp, type TestApp } from '../support/app';
 import { browserIt, browserTitle, shotPath } from '../support/browser';
 import { CHROMIUM, type ConsoleHarness, openConsole } from '../support/console-build';
-import { buildResourceProvider } from '../support/factories';
-import { gql } from '../support/graphql';
-
-const HOST = { VCPU: 16, MEMORY_MB: 32_768, DISK_GB: 500 };
-const RATIO = { VCPU: 4, MEMORY_MB: 1.5, DISK_GB: 1 };
-const RESERVED = { VCPU: 0, MEMORY_MB: 512, DISK_GB: 0 };
-type Rc = keyof typeof HOST;
+import {
+  type ConsoleCloud,
+  HOST,
+  NUMA_VCPU,
+  RATIO,
+  type Rc,
+  RESERVED,
+  seedConsoleCloud,
+} from '../support/console-cloud';
 
 describe(browserTitle('the console in chromium'), () => {
   let t: TestApp;
   let harness: ConsoleHarness | undefined;
   let base: string;
   let page: Page;
-  const aggregates = [randomUUID(), randomUUID(), randomUUID()];
-  const hosts: string[] = [];
-  let numaHost: string;
-  /** What the seed allocated, per class. */
-  const used: Record<Rc, number> = { VCPU: 0, MEMORY_MB: 0, DISK_GB: 0 };
-
-  const claim = async (host: string, projectId: string, resources: Partial<Record<Rc, number>>) => {
-    const r = await gql(
-      t.app,
-      'mutation($i: [ConsumerAllocationsInput!]!) { setAllocations(input: $i) { uuid } }',
-      {
-        i: [
-          {
-            consumerUuid: randomUUID(),
-            projectId,
-            userId: 'u',
-            allocations: [
-              {
-                providerUuid: host,
-                resources: Object.entries(resources).map(([resourceClass, amount]) => ({
-                  resourceClass,
-                  amount,
-                })),
-              },
-            ],
-          },
-        ],
-      },
-    );
-    expect(r.errors).toBeUndefined();
-    for (const [rc, n] of Object.entries(resources)) {
-      used[rc as Rc] += n;
-    }
-  };
+  let cloud: ConsoleCloud;
 
   beforeAll(async () => {
     if (!CHROMIUM) {
       return;
     }
     t = await createTestApp();
-    for (const [i, agg] of aggregates.entries()) {
-      await gql(
-        t.app,
-        'mutation($i: SetAggregateMetadataInput) { setAggregateMetadata(input: $i) { uuid } }',
-        {
-          i: {
-            uuid: agg,
-            name: `rack-${i + 1}`,
-            metadata: [{ key: 'rack', value: String(i + 1) }],
-          },
-        },
-      );
-      for (let h = 0; h < 20; h++) {
-        const rp = await buildResourceProvider(t.app.services, {
-          name: `host-${i + 1}-${String(h).padStart(2, '0')}`,
-          aggregates: [agg],
-          inventories: (Object.keys(HOST) as Rc[]).map((rc) => ({
-            resourceClass: rc,
-            total: HOST[rc],
-            reserved: RESERVED[rc],
-            allocationRatio: RATIO[rc],
-          })),
-        });
-        hosts.push(rp.uuid);
-      }
-    }
-    const numa = await buildResourceProvider(t.app.services, { name: 'numa-host' });
-    numaHost = numa.uuid;
-    for (const cell of [0, 1]) {
-      await buildResourceProvider(t.app.services, {
-        name: `numa-host-cell-${cell}`,
-        parentUuid: numa.uuid,
-        inventories: [{ resourceClass: 'VCPU', total: 8 }],
-      });
-    }
-    for (const [projectId, limit] of [
-      ['proj-a', 40],
-      ['proj-b', 100],
-    ] as const) {
-      await gql(
-        t.app,
-        'mutation($i: QuotaLimitsInput!) { setQuotaLimits(input: $i) { projectId } }',
-        { i: { projectId, limits: [{ resource: 'VCPU', limit }] } },
-      );
-    }
-    for (let i = 0; i < 9; i++) {
-      await claim(hosts[i]!, 'proj-a', { VCPU: 4, MEMORY_MB: 4096 }); // 36 of 40: above 80 %
-    }
-    await claim(hosts[30]!, 'proj-b', { VCPU: 2, DISK_GB: 100 });
-
+    cloud = await seedConsoleCloud(t.app);
     harness = await openConsole(t.app);
     ({ base, page } = harness);
   }, 120_000);
@@ -118,127 +39,158 @@ describe(browserTitle('the console in chromium'), () => {
     await t?.close();
   });
 
-  /** The number shown in a cloud-capacity cell. */
+  /** The exact number behind a cloud-capacity cell (its text is in human units). */
   const cell = (rc: Rc, field: string) =>
     page.$eval(`[data-testid=cloud-capacity] tr[data-class=${rc}] td[data-field=${field}]`, (el) =>
-      Number(el.textContent!.replace(/,/g, '')),
+      Number(el.getAttribute('data-value')),
     );
+  const text = (selector: string) => page.$eval(selector, (e) => (e as HTMLElement).innerText);
 
-  browserIt('shows the seeded totals on the overview, and a new claim without reload', async () => {
+  browserIt('shows the seeded totals in human units, and a new claim without reload', async () => {
     await page.goto(`${base}/ui/#/overview`);
     await page.waitForSelector('[data-testid=cloud-capacity] tr[data-class=VCPU]');
-    const numaVcpu = 16;
     for (const rc of Object.keys(HOST) as Rc[]) {
-      const total = HOST[rc] * 60 + (rc === 'VCPU' ? numaVcpu : 0);
-      const capacity = (HOST[rc] - RESERVED[rc]) * RATIO[rc] * 60 + (rc === 'VCPU' ? numaVcpu : 0);
+      const total = HOST[rc] * 60 + (rc === 'VCPU' ? NUMA_VCPU : 0);
+      const capacity = (HOST[rc] - RESERVED[rc]) * RATIO[rc] * 60 + (rc === 'VCPU' ? NUMA_VCPU : 0);
       expect({ rc, total: await cell(rc, 'total') }).toEqual({ rc, total });
       expect({ rc, capacity: await cell(rc, 'capacity') }).toEqual({ rc, capacity });
-      expect({ rc, used: await cell(rc, 'used') }).toEqual({ rc, used: used[rc] });
+      expect({ rc, used: await cell(rc, 'used') }).toEqual({ rc, used: cloud.used[rc] });
     }
-    const heatRows = await page.$$eval('[data-testid=heatmap] tbody tr', (rows) => rows.length);
-    expect(heatRows).toBe(3);
-    await page.waitForSelector('.live');
+    // 60 × 32,768 MiB = 1,966,080 MiB = 1.9 TiB; 60 × 500 GiB = 29.3 TiB; VCPU as a count.
+    const shown = (rc: Rc, f: string) =>
+      text(`[data-testid=cloud-capacity] tr[data-class=${rc}] td[data-field=${f}]`);
+    expect(await shown('MEMORY_MB', 'total')).toBe('1.9 TiB');
+    expect(await shown('DISK_GB', 'total')).toBe('29.3 TiB');
+    expect(await shown('VCPU', 'total')).toBe('976');
+    expect(await shown('MEMORY_MB', 'reserved')).toBe('30 GiB');
     await page.waitForFunction(() =>
       document.querySelector('.live')?.textContent?.startsWith('Live'),
     );
-    await page.screenshot({ path: shotPath('overview.png'), fullPage: true });
 
     const before = await cell('VCPU', 'used');
     const started = Date.now();
-    await claim(hosts[45]!, 'proj-b', { VCPU: 6 });
+    await cloud.claim(cloud.hosts[45]!, 'proj-b', { VCPU: 6 });
     await page.waitForFunction(
       (want) =>
-        Number(
-          document
-            .querySelector('[data-testid=cloud-capacity] tr[data-class=VCPU] td[data-field=used]')
-            ?.textContent?.replace(/,/g, ''),
-        ) === want,
+        document
+          .querySelector('[data-testid=cloud-capacity] tr[data-class=VCPU] td[data-field=used]')
+          ?.getAttribute('data-value') === String(want),
       before + 6,
       { timeout: 10_000 },
     );
     console.log(`[console] a claim appeared on the open overview after ${Date.now() - started} ms`);
   });
 
-  browserIt('searches and pages providers, and draws a provider’s tree and usage', async () => {
-    await page.goto(`${base}/ui/#/providers`);
-    await page.waitForSelector('[data-testid=provider-count]');
-    expect(await page.$eval('[data-testid=provider-count]', (e) => e.textContent)).toBe(
-      '1–50 of 63',
+  browserIt('draws the heatmap on a continuous scale with a legend, names linked', async () => {
+    await page.goto(`${base}/ui/#/overview`);
+    await page.waitForSelector('[data-testid=heatmap] tbody tr');
+    const rows = await page.$$eval('[data-testid=heatmap] tbody tr', (trs) =>
+      trs.map((tr) => [
+        tr.querySelector('th a')!.textContent,
+        tr.querySelector('th a')!.getAttribute('href'),
+      ]),
     );
-    await page.fill('input[type=search]', 'host-2-');
+    expect(rows.map((r) => r[0])).toEqual(['rack-1', 'rack-2', 'rack-3']);
+    expect(rows[1]![1]).toBe(`#/providers?aggregate=${cloud.aggregates[1]}`);
+    // rack-1: 36 of 1,280 VCPU; rack-2: 62; rack-3: 8 (+6 after the live test) — three different
+    // colours (a bucketed scale would paint all three alike).
+    const colours = await page.$$eval('[data-testid=heatmap] td[data-class=VCPU]', (tds) =>
+      tds.map((td) => getComputedStyle(td).backgroundColor),
+    );
+    expect(new Set(colours).size).toBe(3);
+    const legend = await text('[data-testid=heat-legend]');
+    expect(legend).toContain('0 %');
+    expect(legend).toContain('100 %');
+    expect(await page.$eval('.legend-bar', (e) => getComputedStyle(e).backgroundImage)).toContain(
+      'linear-gradient',
+    );
+    await page.screenshot({ path: shotPath('overview.png'), fullPage: true });
+
+    await page.click('[data-testid=heatmap] tbody tr:nth-child(2) th a');
     await page.waitForFunction(
       () => document.querySelector('[data-testid=provider-count]')?.textContent === '1–20 of 20',
     );
-    await page.goto(`${base}/ui/#/providers/${numaHost}`);
+  });
+
+  browserIt('flags hosts at 90 % and disabled hosts, each a link to its page', async () => {
+    await page.goto(`${base}/ui/#/overview`);
+    await page.waitForSelector('[data-testid=full-hosts] li');
+    expect(await text('[data-testid=full-hosts] h3')).toBe('Hosts at or above 90 % (1)');
+    expect(await text('[data-testid=full-hosts] li')).toContain('host-2-00');
+    expect(await text('[data-testid=full-hosts] li')).toContain('93.8 %');
+    await page.waitForSelector('[data-testid=disabled-hosts] li');
+    expect(await text('[data-testid=disabled-hosts] h3')).toBe('Disabled hosts (1)');
+    expect(await text('[data-testid=disabled-hosts] li')).toContain('host-3-19');
+    // The fullest ranking marks the full host; projects are links too.
+    await page.waitForSelector('section[aria-label="Projects"] a[href="#/projects/proj-c"]');
+    await page.click('[data-testid=disabled-hosts] li a');
+    await page.waitForFunction(() =>
+      document.querySelector('h2')?.textContent?.includes('host-3-19'),
+    );
+    expect(await text('h2')).toContain('disabled');
+    expect(page.url()).toContain(`#/providers/${cloud.disabledHost}`);
+  });
+
+  browserIt('draws a provider’s tree and usage in human units', async () => {
+    await page.goto(`${base}/ui/#/providers/${cloud.numaHost}`);
     await page.waitForSelector('.tree');
-    const tree = await page.$eval('.tree', (e) => (e as HTMLElement).innerText);
+    const tree = await text('.tree');
     expect(tree).toContain('numa-host-cell-0');
     expect(tree).toContain('numa-host-cell-1');
-    await page.goto(`${base}/ui/#/providers/${hosts[0]}`);
-    await page.waitForSelector('[data-class=VCPU] .usage-text');
-    expect(await page.$eval('[data-class=VCPU] .usage-text', (e) => e.textContent)).toBe(
-      '4 / 64 used (6.3 %)',
+    await page.goto(`${base}/ui/#/providers/${cloud.hosts[0]}`);
+    await page.waitForSelector('tr[data-class=MEMORY_MB] .usage-text');
+    const usage = (rc: Rc) => page.textContent(`tr[data-class=${rc}] .usage-text`);
+    expect(await usage('VCPU')).toBe('VCPU: 4 / 64 used (6.3 %)');
+    // (32,768 - 512) × 1.5 = 48,384 MiB = 47.3 GiB
+    expect(await usage('MEMORY_MB')).toBe('MEMORY_MB: 4 / 47.3 GiB used (8.5 %)');
+    expect(await text('section[aria-label=Aggregates]')).toContain(
+      'rack-1: availability_zone=az-1',
     );
-    expect(await page.$eval('section[aria-label=Aggregates]', (e) => e.textContent)).toContain(
-      'rack-1: rack=1',
-    );
+    expect(await text('.subtitle')).toContain('zone az-1');
     await page.screenshot({ path: shotPath('provider.png'), fullPage: true });
   });
 
-  browserIt('draws the explainPlacement funnel with the counts berth returns', async () => {
-    // Only rack 2's hosts carry rack=2: the extra-specs filter rejects the 40 hosts of racks 1
-    // and 3, and the NUMA host (in no aggregate).
-    const spec = { key: 'aggregate_instance_extra_specs:rack', value: '2' };
-    const request = { groups: [{ resources: [{ resourceClass: 'VCPU', amount: 8 }] }] };
-    const truth = await gql(
-      t.app,
-      `query($i: ScheduleInput!) { explainPlacement(input: $i) { filterSteps { filter before after rejections { reason } } } }`,
-      {
-        i: {
-          consumerUuids: [randomUUID()],
-          projectId: 'demo',
-          userId: 'u',
-          request,
-          extraSpecs: [spec],
-        },
-      },
+  browserIt('shows quota states: near limit at 80 %, at limit at 100 %', async () => {
+    await page.goto(`${base}/ui/#/projects`);
+    await page.waitForSelector('[data-testid=projects] tr[data-project=proj-c] .badge');
+    const state = (p: string) =>
+      text(`[data-testid=projects] tr[data-project=${p}] td[data-field=quota-state]`);
+    expect(await state('proj-a')).toBe('near limit');
+    expect(await state('proj-c')).toBe('at limit');
+    await page.waitForFunction(() =>
+      document
+        .querySelector('[data-testid=projects] tr[data-project=proj-b] td[data-field=quota-state]')
+        ?.textContent?.includes('ok'),
     );
-    expect(truth.errors).toBeUndefined();
-    await page.goto(`${base}/ui/#/explain`);
-    await page.fill('.explain-form input', 'VCPU:8');
-    await page.fill('.explain-form textarea', `${spec.key}=${spec.value}`);
-    await page.click('.explain-form button[type=submit]');
-    await page.waitForSelector('[data-testid=funnel]');
-    const shown = await page.$$eval('[data-testid=funnel] > li', (items) =>
-      items.map((li) => [li.getAttribute('data-step'), Number(li.querySelector('b')!.textContent)]),
-    );
-    const steps = truth.data.explainPlacement.filterSteps as {
-      filter: string;
-      before: number;
-      after: number;
-      rejections: { reason: string }[];
-    }[];
-    expect(shown).toEqual([
-      ['candidates', steps[0]!.before],
-      ...steps.map((s) => [s.filter, s.after]),
-    ]);
-    const rejecting = steps.find((s) => s.rejections.length > 0)!;
-    expect(rejecting.rejections).toHaveLength(41);
-    const grouped = await page.$$eval(
-      `[data-testid=funnel] > li[data-step=${rejecting.filter}] li`,
-      (items) => items.map((li) => Number(li.textContent!.split(' × ')[0])),
-    );
-    expect(grouped.reduce((a, b) => a + b, 0)).toBe(41);
-    await page.screenshot({ path: shotPath('explain.png'), fullPage: true });
-  });
 
-  browserIt('shows a project’s quota with a warning above 80 %', async () => {
-    await page.goto(`${base}/ui/#/projects/proj-a`);
-    await page.waitForSelector('[data-resource=VCPU] .usage-text');
-    expect(await page.$eval('[data-resource=VCPU] .usage-text', (e) => e.textContent)).toBe(
-      '36 / 40 used (90.0 %) — above 80 %',
-    );
-    expect(await page.$eval('[data-resource=VCPU] .bar', (e) => e.className)).toBe('bar warn');
+    await page.click('[data-testid=projects] tr[data-project=proj-a] th a');
+    await page.waitForSelector('[data-testid=quota] tr[data-resource=VCPU]');
+    const cells = (field: string) =>
+      text(`[data-testid=quota] tr[data-resource=VCPU] [data-field=${field}]`);
+    expect(await cells('limit')).toBe('40');
+    expect(await cells('used')).toBe('36');
+    expect(await cells('percent')).toBe('90.0 %');
+    expect(await cells('state')).toBe('near limit');
+    expect(
+      await page.$eval('[data-testid=quota] tr[data-resource=VCPU] .badge', (e) => e.className),
+    ).toBe('badge badge-near-limit');
+    // Consumers: long uuids on one line each, in monospace.
+    await page.waitForSelector('section[aria-label=Consumers] tbody tr');
+    const uuidCell = await page.$eval('section[aria-label=Consumers] tbody td.mono', (td) => ({
+      wrap: getComputedStyle(td).whiteSpace,
+      font: getComputedStyle(td).fontFamily,
+      oneLine: td.getBoundingClientRect().height < 30,
+    }));
+    expect(uuidCell.wrap).toBe('nowrap');
+    expect(uuidCell.font).toMatch(/mono/i);
+    expect(uuidCell.oneLine).toBe(true);
     await page.screenshot({ path: shotPath('project.png'), fullPage: true });
+
+    await page.goto(`${base}/ui/#/projects/proj-c`);
+    await page.waitForSelector('[data-testid=quota] tr[data-resource=VCPU] .badge');
+    expect(await cells('state')).toBe('at limit');
+    expect(
+      await page.$eval('[data-testid=quota] tr[data-resource=VCPU] .badge', (e) => e.className),
+    ).toBe('badge badge-at-limit');
   });
 });

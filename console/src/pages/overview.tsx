@@ -1,11 +1,14 @@
-// Overview: how full the cloud is per resource class, an aggregates × classes heatmap, and the
-// fullest and emptiest hosts for one class. Live: capacityChanged re-sends the totals after every
-// change, and each event refreshes the rest (at most every 2 s).
+// Overview: how full the cloud is per resource class, an aggregates × classes heatmap, the hosts
+// that need a look (≥ 90 % full, disabled), the fullest and emptiest hosts for one class and the
+// projects holding the most. Live: capacityChanged re-sends the totals after every change, and
+// each event refreshes the rest (at most every 2 s).
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery, useSubscription } from 'urql';
-import { heat, int, percent } from '../format';
+import { Heatmap } from '../components/heatmap';
+import { HostList, useRefresh } from '../components/host-list';
+import { amount, int } from '../format';
 import { graphql } from '../graphql';
-import { ErrorBox, UsageBar } from '../ui';
+import { ErrorBox, ProjectLink, UsageBar } from '../ui';
 
 const OVERVIEW = graphql(`
   query Overview {
@@ -19,6 +22,7 @@ const OVERVIEW = graphql(`
       lines { resourceClass capacity used utilisation }
     }
     aggregates { uuid name }
+    hosts: hostList(first: 0) { totalCount }
   }
 `);
 
@@ -33,44 +37,57 @@ const LIVE = graphql(`
   }
 `);
 
-const RANKED = graphql(`
-  query Ranked($rc: String!, $direction: SortDirection) {
-    resourceProviders(first: 20, orderBy: { utilisationOf: $rc, direction: $direction }) {
-      edges { node { uuid name inventories { resourceClass capacityExact usedExact } } }
+// Separate: a token scoped to one project may not list projects; the rest of the page stays.
+const TOP_PROJECTS = graphql(`
+  query TopProjects {
+    projects(first: 8) {
+      totalCount
+      edges { node { projectId consumerCount usages { resourceClass used } } }
     }
   }
 `);
 
-function Ranking(props: { title: string; rc: string; direction: 'ASC' | 'DESC'; tick: number }) {
-  const [r, run] = useQuery({
-    query: RANKED,
-    variables: { rc: props.rc, direction: props.direction },
-  });
-  const tick = useRef(props.tick);
-  useEffect(() => {
-    if (tick.current !== props.tick) {
-      tick.current = props.tick;
-      run({ requestPolicy: 'network-only' });
-    }
-  }, [props.tick, run]);
+function Projects({ tick }: { tick: number }) {
+  const [r, run] = useQuery({ query: TOP_PROJECTS });
+  useRefresh(tick, run);
+  if (!r.data) {
+    return null;
+  }
+  const list = [...r.data.projects.edges].sort(
+    (a, b) => b.node.consumerCount - a.node.consumerCount,
+  );
   return (
-    <section aria-label={props.title}>
-      <h3>{props.title}</h3>
-      {r.error && <ErrorBox error={r.error} />}
-      <ol className="ranking">
-        {r.data?.resourceProviders.edges.map(({ node }) => {
-          const inv = node.inventories.find((i) => i.resourceClass === props.rc);
-          return (
-            <li key={node.uuid}>
-              <UsageBar
-                label={node.name}
-                used={inv?.usedExact ?? 0}
-                capacity={inv?.capacityExact ?? 0}
-              />
-            </li>
-          );
-        })}
-      </ol>
+    <section aria-label="Projects" className="panel">
+      <h3>
+        Projects <small>({int(r.data.projects.totalCount)})</small>
+      </h3>
+      <table className="dense">
+        <thead>
+          <tr>
+            <th scope="col">Project</th>
+            <th scope="col" className="num">
+              Consumers
+            </th>
+            <th scope="col">Usage</th>
+          </tr>
+        </thead>
+        <tbody>
+          {list.map(({ node }) => (
+            <tr key={node.projectId}>
+              <th scope="row">
+                <ProjectLink projectId={node.projectId} />
+              </th>
+              <td className="num">{int(node.consumerCount)}</td>
+              <td className="nowrap">
+                {node.usages
+                  .map((u) => `${u.resourceClass} ${amount(u.resourceClass, u.used)}`)
+                  .join(' · ')}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <a href="#/projects">All projects →</a>
     </section>
   );
 }
@@ -104,23 +121,40 @@ export function Overview() {
   }
   return (
     <div>
-      <h2>Overview</h2>
-      <p className="live" aria-live="polite">
-        {live.data ? 'Live: updates arrive as allocations change.' : 'Connecting the live feed…'}
-      </p>
-      <section aria-label="Cloud capacity">
+      <div className="page-title">
+        <h2>Overview</h2>
+        <p className="live" aria-live="polite">
+          <span className={`dot${live.data ? ' on' : ''}`} aria-hidden="true" />
+          {live.data ? 'Live: updates arrive as allocations change.' : 'Connecting the live feed…'}
+        </p>
+      </div>
+      <section aria-label="Cloud capacity" className="panel">
         <h3>
-          Cloud capacity <small>({int(totals?.providerCount ?? 0)} providers)</small>
+          Cloud capacity{' '}
+          <small>
+            ({int(overview.data?.hosts.totalCount ?? 0)} hosts, {int(totals?.providerCount ?? 0)}{' '}
+            providers)
+          </small>
         </h3>
-        <table className="capacity" data-testid="cloud-capacity">
+        <table className="capacity dense" data-testid="cloud-capacity">
           <thead>
             <tr>
               <th scope="col">Resource class</th>
-              <th scope="col">Total</th>
-              <th scope="col">Reserved</th>
-              <th scope="col">Capacity</th>
-              <th scope="col">Used</th>
-              <th scope="col">Free</th>
+              <th scope="col" className="num">
+                Total
+              </th>
+              <th scope="col" className="num">
+                Reserved
+              </th>
+              <th scope="col" className="num">
+                Capacity
+              </th>
+              <th scope="col" className="num">
+                Used
+              </th>
+              <th scope="col" className="num">
+                Free
+              </th>
               <th scope="col">Utilisation</th>
             </tr>
           </thead>
@@ -128,55 +162,51 @@ export function Overview() {
             {totals?.lines.map((l) => (
               <tr key={l.resourceClass} data-class={l.resourceClass}>
                 <th scope="row">{l.resourceClass}</th>
-                <td data-field="total">{int(l.total)}</td>
-                <td data-field="reserved">{int(l.reserved)}</td>
-                <td data-field="capacity">{int(l.capacity)}</td>
-                <td data-field="used">{int(l.used)}</td>
-                <td data-field="free">{int(l.free)}</td>
+                {(['total', 'reserved', 'capacity', 'used', 'free'] as const).map((f) => (
+                  <td key={f} data-field={f} data-value={l[f]} className="num">
+                    {amount(l.resourceClass, l[f])}
+                  </td>
+                ))}
                 <td>
-                  <UsageBar label={l.resourceClass} used={l.used} capacity={l.capacity} hideLabel />
+                  <UsageBar
+                    label={l.resourceClass}
+                    resourceClass={l.resourceClass}
+                    used={l.used}
+                    capacity={l.capacity}
+                    hideLabel
+                    compact
+                  />
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
       </section>
-      <section aria-label="Utilisation by aggregate">
+      <section aria-label="Utilisation by aggregate" className="panel">
         <h3>Utilisation by aggregate</h3>
-        <table className="heatmap" data-testid="heatmap">
-          <thead>
-            <tr>
-              <th scope="col">Aggregate</th>
-              {classes.map((c) => (
-                <th scope="col" key={c}>
-                  {c}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {overview.data?.byAggregate.map((g) => (
-              <tr key={g.aggregateUuid}>
-                <th scope="row" title={g.aggregateUuid ?? ''}>
-                  {names.get(g.aggregateUuid ?? '') ?? g.aggregateUuid?.slice(0, 8)} (
-                  {g.providerCount})
-                </th>
-                {classes.map((c) => {
-                  const l = g.lines.find((x) => x.resourceClass === c);
-                  return l ? (
-                    <td key={c} style={heat(l.utilisation)}>
-                      {percent(l.utilisation)}
-                    </td>
-                  ) : (
-                    <td key={c}>—</td>
-                  );
-                })}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <Heatmap rows={overview.data?.byAggregate ?? []} classes={classes} names={names} />
       </section>
-      <label>
+      <div className="columns">
+        <HostList
+          title="Hosts at or above 90 %"
+          testId="full-hosts"
+          filter={{ state: 'FULL' }}
+          order={{ field: 'MAX_UTILISATION', direction: 'DESC' }}
+          more="#/providers?state=full&sort=fullest&dir=desc"
+          empty="No host is 90 % full."
+          tick={tick}
+        />
+        <HostList
+          title="Disabled hosts"
+          testId="disabled-hosts"
+          filter={{ state: 'DISABLED' }}
+          more="#/providers?state=disabled"
+          empty="No host is disabled."
+          tick={tick}
+        />
+        <Projects tick={tick} />
+      </div>
+      <label className="inline">
         Hosts ranked by{' '}
         <select value={chosen} onChange={(e) => setRc(e.target.value)}>
           {classes.map((c) => (
@@ -186,8 +216,22 @@ export function Overview() {
       </label>
       {chosen && (
         <div className="columns">
-          <Ranking title="20 fullest hosts" rc={chosen} direction="DESC" tick={tick} />
-          <Ranking title="20 emptiest hosts" rc={chosen} direction="ASC" tick={tick} />
+          <HostList
+            title="20 fullest hosts"
+            rc={chosen}
+            order={{ field: 'UTILISATION', resourceClass: chosen, direction: 'DESC' }}
+            more={`#/providers?sort=${chosen}&dir=desc`}
+            tick={tick}
+            ranking
+          />
+          <HostList
+            title="20 emptiest hosts"
+            rc={chosen}
+            order={{ field: 'UTILISATION', resourceClass: chosen, direction: 'ASC' }}
+            more={`#/providers?sort=${chosen}`}
+            tick={tick}
+            ranking
+          />
         </div>
       )}
     </div>

@@ -1,93 +1,226 @@
-// Projects: usage against quota limits (a warning at 80 %), and the consumers of one project.
+// Projects: who holds what, against which quota limits ("near limit" from 80 %, "at limit" from
+// 100 %), and one project's quota table and consumers.
+import { useEffect } from 'react';
 import { useQuery } from 'urql';
-import { int } from '../format';
+import { amount, int, percent } from '../format';
 import { graphql } from '../graphql';
-import { ConsumersTable, ErrorBox, UsageBar } from '../ui';
+import { Badge, ConsumersTable, ErrorBox, ProjectLink, UsageBar } from '../ui';
 
 const PROJECTS = graphql(`
   query Projects {
-    projects(first: 200) {
+    projects(first: 100) {
       totalCount
       edges { node { projectId consumerCount usages { resourceClass used } } }
     }
   }
 `);
 
-const PROJECT = graphql(`
-  query Project($projectId: String!) {
+const QUOTA = graphql(`
+  query ProjectQuota($projectId: String!) {
     quota(projectId: $projectId) { lines { resource limit usedExact remaining } }
-    consumers(filter: { projectId: $projectId }, first: 100) {
+  }
+`);
+
+const CONSUMERS = graphql(`
+  query ProjectConsumers($projectId: String!) {
+    consumers(filter: { projectId: $projectId }, first: 200) {
       totalCount
-      edges { node { uuid userId consumerType allocations { resourceClass used provider { uuid name } } } }
+      edges { node { uuid projectId userId consumerType allocations { resourceClass used provider { uuid name } } } }
     }
   }
 `);
+
+/** Quota state of one line: at limit from 100 %, near limit from 80 %. */
+export function quotaState(used: number, limit: number | null): 'at-limit' | 'near-limit' | 'ok' {
+  if (limit === null) {
+    return 'ok';
+  }
+  const ratio = limit > 0 ? used / limit : used > 0 ? Number.POSITIVE_INFINITY : 1;
+  return ratio >= 1 ? 'at-limit' : ratio >= 0.8 ? 'near-limit' : 'ok';
+}
+
+function StateBadge({ state }: { state: 'at-limit' | 'near-limit' | 'ok' }) {
+  if (state === 'ok') {
+    return <span className="none">ok</span>;
+  }
+  return <Badge kind={state}>{state === 'at-limit' ? 'at limit' : 'near limit'}</Badge>;
+}
+
+/** A project's limited lines in a list row: "VCPU 90.0 %" each, and the worst state. */
+function QuotaCell({ projectId }: { projectId: string }) {
+  const [r] = useQuery({ query: QUOTA, variables: { projectId } });
+  const lines = r.data?.quota.lines.filter((l) => l.limit !== null) ?? [];
+  if (r.error) {
+    return <td colSpan={2}>—</td>;
+  }
+  const states = lines.map((l) => quotaState(l.usedExact, l.limit));
+  const worst = states.includes('at-limit')
+    ? 'at-limit'
+    : states.includes('near-limit')
+      ? 'near-limit'
+      : 'ok';
+  return (
+    <>
+      <td className="nowrap">
+        {r.data && lines.length === 0 && <span className="none">no limits</span>}
+        {lines.map((l) => (
+          <span key={l.resource} className="quota-pair">
+            {l.resource} {percent(l.limit ? l.usedExact / l.limit : 0)}
+          </span>
+        ))}
+      </td>
+      <td data-field="quota-state">{r.data && <StateBadge state={worst} />}</td>
+    </>
+  );
+}
 
 export function Projects() {
   const [r] = useQuery({ query: PROJECTS });
   if (r.error) {
     return <ErrorBox error={r.error} />;
   }
+  const rows = [...(r.data?.projects.edges ?? [])].sort((a, b) =>
+    a.node.projectId.localeCompare(b.node.projectId),
+  );
   return (
     <div>
-      <h2>Projects</h2>
-      <p>{int(r.data?.projects.totalCount ?? 0)} projects hold allocations.</p>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Project</th>
-            <th scope="col">Consumers</th>
-            <th scope="col">Usage</th>
-          </tr>
-        </thead>
-        <tbody>
-          {r.data?.projects.edges.map(({ node }) => (
-            <tr key={node.projectId}>
-              <td>
-                <a href={`#/projects/${encodeURIComponent(node.projectId)}`}>{node.projectId}</a>
-              </td>
-              <td>{int(node.consumerCount)}</td>
-              <td>{node.usages.map((u) => `${u.resourceClass} ${int(u.used)}`).join(', ')}</td>
+      <div className="page-title">
+        <h2>Projects</h2>
+        <p className="subtitle">
+          {int(r.data?.projects.totalCount ?? 0)} projects hold allocations. Quota: near limit from
+          80 %, at limit from 100 %.
+        </p>
+      </div>
+      <div className="scroll-x">
+        <table className="dense projects" data-testid="projects">
+          <thead>
+            <tr>
+              <th scope="col">Project</th>
+              <th scope="col" className="num">
+                Consumers
+              </th>
+              <th scope="col">Usage</th>
+              <th scope="col">Quota used</th>
+              <th scope="col">State</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map(({ node }) => (
+              <tr key={node.projectId} data-project={node.projectId}>
+                <th scope="row">
+                  <ProjectLink projectId={node.projectId} />
+                </th>
+                <td className="num">{int(node.consumerCount)}</td>
+                <td className="nowrap">
+                  {node.usages.map((u) => (
+                    <span key={u.resourceClass} className="quota-pair">
+                      {u.resourceClass} {amount(u.resourceClass, u.used)}
+                    </span>
+                  ))}
+                </td>
+                <QuotaCell projectId={node.projectId} />
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }
 
-export function Project({ projectId }: { projectId: string }) {
-  const [r] = useQuery({ query: PROJECT, variables: { projectId } });
-  if (r.error) {
-    return <ErrorBox error={r.error} />;
+export function Project({ projectId, highlight }: { projectId: string; highlight: string | null }) {
+  const [q] = useQuery({ query: QUOTA, variables: { projectId } });
+  const [c] = useQuery({ query: CONSUMERS, variables: { projectId } });
+  useEffect(() => {
+    if (highlight && c.data) {
+      document.getElementById(`consumer-${highlight}`)?.scrollIntoView({ block: 'center' });
+    }
+  }, [highlight, c.data]);
+  const error = q.error ?? c.error;
+  if (error) {
+    return <ErrorBox error={error} />;
   }
-  const limited = r.data?.quota.lines.filter((l) => l.limit !== null) ?? [];
-  const unlimited = r.data?.quota.lines.filter((l) => l.limit === null) ?? [];
+  const lines = q.data?.quota.lines ?? [];
   return (
     <div>
-      <h2>Project {projectId}</h2>
-      <section aria-label="Quota">
+      <div className="page-title">
+        <h2>Project {projectId}</h2>
+        <p className="subtitle">
+          <a href="#/projects">Projects</a> › {projectId}
+        </p>
+      </div>
+      <section aria-label="Quota" className="panel">
         <h3>Quota</h3>
-        {limited.length === 0 && <p>No quota limits.</p>}
-        {limited.map((l) => (
-          <div key={l.resource} data-resource={l.resource}>
-            <UsageBar label={l.resource} used={l.usedExact} capacity={l.limit ?? 0} warnAt={0.8} />
-          </div>
-        ))}
-        {unlimited.length > 0 && (
-          <p>
-            Unlimited: {unlimited.map((l) => `${l.resource} ${int(l.usedExact)} used`).join(', ')}
-          </p>
+        {q.data && lines.length === 0 && <p>No usage and no limits.</p>}
+        {lines.length > 0 && (
+          <table className="dense quota" data-testid="quota">
+            <thead>
+              <tr>
+                <th scope="col">Resource</th>
+                <th scope="col" className="num">
+                  Limit
+                </th>
+                <th scope="col" className="num">
+                  Used
+                </th>
+                <th scope="col" className="num">
+                  %
+                </th>
+                <th scope="col">Usage</th>
+                <th scope="col">State</th>
+              </tr>
+            </thead>
+            <tbody>
+              {lines.map((l) => {
+                const state = quotaState(l.usedExact, l.limit);
+                return (
+                  <tr key={l.resource} data-resource={l.resource} className={`quota-${state}`}>
+                    <th scope="row">{l.resource}</th>
+                    <td className="num" data-field="limit">
+                      {l.limit === null ? 'unlimited' : amount(l.resource, l.limit)}
+                    </td>
+                    <td className="num" data-field="used">
+                      {amount(l.resource, l.usedExact)}
+                    </td>
+                    <td className="num" data-field="percent">
+                      {l.limit === null ? '—' : percent(l.limit > 0 ? l.usedExact / l.limit : 1)}
+                    </td>
+                    <td>
+                      {l.limit !== null && (
+                        <UsageBar
+                          label={l.resource}
+                          resourceClass={l.resource}
+                          used={l.usedExact}
+                          capacity={l.limit}
+                          warnAt={0.8}
+                          hideLabel
+                          compact
+                        />
+                      )}
+                    </td>
+                    <td data-field="state">
+                      <StateBadge state={state} />
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
         )}
       </section>
       <ConsumersTable
-        total={r.data?.consumers.totalCount ?? 0}
-        rows={r.data?.consumers.edges.map((e) => e.node) ?? []}
+        total={c.data?.consumers.totalCount ?? 0}
+        rows={c.data?.consumers.edges.map((e) => e.node) ?? []}
         allocationsTitle="Allocations"
-        allocations={(c) =>
-          c.allocations
-            .map((a) => `${a.provider.name}: ${a.resourceClass} ${int(a.used)}`)
-            .join(', ')
+        highlight={highlight}
+        allocations={(row) =>
+          row.allocations.map((a, i) => (
+            <span key={`${a.provider.uuid}:${a.resourceClass}`}>
+              {i > 0 && ' · '}
+              <a href={`#/providers/${a.provider.uuid}`}>{a.provider.name}</a> {a.resourceClass}{' '}
+              {amount(a.resourceClass, a.used)}
+            </span>
+          ))
         }
       />
     </div>

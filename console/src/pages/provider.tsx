@@ -1,9 +1,12 @@
-// One provider: its tree, per-class usage, traits, aggregates with their metadata, and the
-// consumers holding allocations on it.
+// One provider: its state, its tree (NUMA cells, GPUs), per-class usage, traits, aggregates with
+// their metadata, and the consumers holding allocations on it.
 import { useQuery } from 'urql';
-import { int } from '../format';
+import { amount } from '../format';
 import { graphql } from '../graphql';
-import { ConsumersTable, ErrorBox, UsageBar } from '../ui';
+import { AggregateLink, Badge, ConsumersTable, ErrorBox, FULL_AT, UsageBar } from '../ui';
+
+/** The trait Nova sets on a disabled compute node's provider. */
+const DISABLED = 'COMPUTE_STATUS_DISABLED';
 
 const PROVIDER = graphql(`
   query Provider($uuid: ID!) {
@@ -76,46 +79,98 @@ export function Provider({ uuid }: { uuid: string }) {
     return <p>Loading…</p>;
   }
   const consumers = on.data?.consumers;
+  const full = rp.inventories.some(
+    (i) => i.capacityExact > 0 && i.usedExact / i.capacityExact >= FULL_AT,
+  );
+  const zone = rp.aggregates
+    .flatMap((a) => a.metadata.filter((m) => m.key === 'availability_zone').map((m) => m.value))
+    .at(0);
   return (
     <div>
-      <h2>{rp.name}</h2>
-      <p>
-        <code>{rp.uuid}</code>, generation {rp.generation}
-      </p>
-      <section aria-label="Tree">
+      <div className="page-title">
+        <h2>
+          {rp.name}
+          {rp.traits.includes(DISABLED) && <Badge kind="disabled">disabled</Badge>}
+          {full && <Badge kind="full">≥ 90 % full</Badge>}
+        </h2>
+        <p className="subtitle">
+          <a href="#/providers">Providers</a> › <code>{rp.uuid}</code> · generation {rp.generation}
+          {zone && ` · zone ${zone}`}
+          {rp.root.uuid !== rp.uuid && (
+            <>
+              {' '}
+              · in the tree of <a href={`#/providers/${rp.root.uuid}`}>{rp.root.name}</a>
+            </>
+          )}
+        </p>
+      </div>
+      <section aria-label="Tree" className="panel">
         <h3>Tree</h3>
         <ul className="tree">
           <Tree node={rp.root} current={rp.uuid} />
         </ul>
       </section>
-      <section aria-label="Usage">
+      <section aria-label="Usage" className="panel">
         <h3>Usage</h3>
         {rp.inventories.length === 0 && <p>No inventory.</p>}
-        {rp.inventories.map((i) => (
-          <div key={i.resourceClass} data-class={i.resourceClass}>
-            <UsageBar
-              label={i.resourceClass}
-              used={i.usedExact}
-              capacity={i.capacityExact}
-              reserved={i.reserved}
-            />
-            <small>
-              total {int(i.total)}, reserved {int(i.reserved)}, allocation ratio {i.allocationRatio}
-            </small>
-          </div>
-        ))}
+        {rp.inventories.length > 0 && (
+          <table className="dense">
+            <thead>
+              <tr>
+                <th scope="col">Resource class</th>
+                <th scope="col">Used / capacity</th>
+                <th scope="col" className="num">
+                  Total
+                </th>
+                <th scope="col" className="num">
+                  Reserved
+                </th>
+                <th scope="col" className="num">
+                  Ratio
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {rp.inventories.map((i) => (
+                <tr key={i.resourceClass} data-class={i.resourceClass}>
+                  <th scope="row">{i.resourceClass}</th>
+                  <td>
+                    <UsageBar
+                      label={i.resourceClass}
+                      resourceClass={i.resourceClass}
+                      used={i.usedExact}
+                      capacity={i.capacityExact}
+                      warnAt={FULL_AT}
+                      hideLabel
+                    />
+                  </td>
+                  <td className="num">{amount(i.resourceClass, i.total)}</td>
+                  <td className="num">{amount(i.resourceClass, i.reserved)}</td>
+                  <td className="num">{i.allocationRatio}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
       </section>
-      <section aria-label="Traits">
+      <section aria-label="Traits" className="panel">
         <h3>Traits</h3>
-        <p>{rp.traits.length ? rp.traits.join(', ') : 'None.'}</p>
+        {rp.traits.length === 0 && <p>None.</p>}
+        <ul className="chips">
+          {rp.traits.map((t) => (
+            <li key={t}>
+              <a href={`#/providers?trait=${t}`}>{t}</a>
+            </li>
+          ))}
+        </ul>
       </section>
-      <section aria-label="Aggregates">
+      <section aria-label="Aggregates" className="panel">
         <h3>Aggregates</h3>
         {rp.aggregates.length === 0 && <p>None.</p>}
         <ul>
           {rp.aggregates.map((a) => (
             <li key={a.uuid}>
-              {a.name ?? <code>{a.uuid}</code>}
+              <AggregateLink uuid={a.uuid} name={a.name} />
               {a.metadata.length > 0 &&
                 `: ${a.metadata.map((m) => `${m.key}=${m.value}`).join(', ')}`}
             </li>
@@ -131,7 +186,7 @@ export function Provider({ uuid }: { uuid: string }) {
         allocations={(c) =>
           c.allocations
             .filter((a) => a.provider.uuid === rp.uuid)
-            .map((a) => `${a.resourceClass} ${int(a.used)}`)
+            .map((a) => `${a.resourceClass} ${amount(a.resourceClass, a.used)}`)
             .join(', ')
         }
       />

@@ -12,7 +12,7 @@ import { gql } from '../support/graphql';
 
 const EXPLAIN = `query E($input: ScheduleInput!) {
   explainPlacement(input: $input) {
-    filterSteps { filter after rejections { host { name } reason } }
+    filterSteps { filter after rejections { host { name } reason code } }
     ranking { host { name } weight }
     pluginFailures { plugin message }
   }
@@ -91,7 +91,8 @@ describe('Nova host-state plugins through explainPlacement', () => {
     expect(cidr.rejections).toEqual([
       {
         host: { name: `${p}-c` },
-        reason: `host IP outside the network asked for: ${p}-c is 10.9.0.1, not in 10.8.1.200/24`,
+        reason: 'host IP outside the network asked for: 10.9.0.1, not in 10.8.1.200/24',
+        code: 'cidr_affinity.outside',
       },
     ]);
     const both = await explain([

@@ -32,7 +32,7 @@ function guideVariables(): Record<string, string> {
 }
 
 const EXPLAIN = `query E($i: ScheduleInput!) { explainPlacement(input: $i) {
-  filterSteps { filter before after rejections { reason } }
+  filterSteps { filter before after rejections { host { name } code reason } }
   ranking { host { name } weights { weigher multiplier } }
 } }`;
 const SET_METADATA = `mutation M($uuid: ID!, $metadata: [KeyValueInput!]!) {
@@ -100,6 +100,9 @@ describe('the filter guide, deployed as written', () => {
       (s: { filter: string }) => s.filter === 'HostMaintenanceFilter',
     );
     expect(step).toMatchObject({ before: 2, after: 2 - rejected });
+    const drained = { name: 'drained' };
+    const why = { code: 'maintenance.in_progress', reason: 'host is in maintenance (CHG-1234)' };
+    expect(step.rejections).toEqual(rejected === 0 ? [] : [{ host: drained, ...why }]);
     expect(e.ranking.map((h: { host: { name: string } }) => h.host.name).sort()).toEqual(hosts);
     // BERTH_SCHEDULER_CONFIG's RAMWeigher multiplier reached the weigher.
     const multipliers = e.ranking[0].weights.map((w: { weigher: string; multiplier: number }) => [

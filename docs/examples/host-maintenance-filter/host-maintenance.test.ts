@@ -5,7 +5,7 @@ import {
   buildRequestSpec,
 } from '../../../src/scheduler/plugin-testing';
 import * as maintenance from './index';
-import { NAME, REASON_IN_MAINTENANCE } from './index';
+import { CODE_IN_MAINTENANCE, NAME, REASON_IN_MAINTENANCE } from './index';
 
 // Built as berth builds it: the configuration checked against the schema, then create().
 const plugin = buildPlugin(maintenance, { exemptProjects: ['ops'] });
@@ -52,12 +52,15 @@ describe(NAME, () => {
     // filter() returns Verdict | Promise<Verdict> (a filter may be async): await it.
     const verdict = await plugin.filter(host, buildRequestSpec({ projectId: project }), undefined);
     expect(verdict.fits).toBe(want);
-    expect(verdict).toEqual(
-      want ? { fits: true } : { fits: false, reason: `${REASON_IN_MAINTENANCE} (CHG-1234)` },
-    );
+    const rejected = {
+      fits: false,
+      reason: `${REASON_IN_MAINTENANCE} (CHG-1234)`,
+      code: CODE_IN_MAINTENANCE,
+    };
+    expect(verdict).toEqual(want ? { fits: true } : rejected);
   });
 
-  it('gives every host of one maintenance the same reason (the host is known already)', async () => {
+  it('gives every host of one maintenance the same code and reason (the host is known already)', async () => {
     const request = buildRequestSpec({ projectId: 'p1' });
     const reasons = new Set<string>();
     for (const name of ['compute-1', 'compute-2']) {
@@ -66,9 +69,9 @@ describe(NAME, () => {
         aggregates: [{ uuid: 'agg', metadata: { maintenance: 'CHG-1234' } }],
       });
       const verdict = await plugin.filter(host, request, undefined);
-      reasons.add(verdict.fits ? 'fits' : verdict.reason);
+      reasons.add(verdict.fits ? 'fits' : `${verdict.code}: ${verdict.reason}`);
     }
-    expect([...reasons]).toEqual([`${REASON_IN_MAINTENANCE} (CHG-1234)`]);
+    expect([...reasons]).toEqual([`${CODE_IN_MAINTENANCE}: ${REASON_IN_MAINTENANCE} (CHG-1234)`]);
   });
 
   it('rejects an exemptProjects that is not a list of strings', () => {

@@ -5,6 +5,7 @@ import type { ConfigOf, ConfigSchema, FilterFactory } from '../../../src/schedul
 export const NAME = 'HostMaintenanceFilter';
 export const kind = 'filter';
 export const REASON_IN_MAINTENANCE = 'host is in maintenance';
+export const CODE_IN_MAINTENANCE = 'maintenance.in_progress';
 
 /** The configuration berth accepts and checks before `create` (built with the zod it hands in). */
 export const configSchema = ((z) =>
@@ -21,6 +22,7 @@ export const create: FilterFactory<void, ConfigOf<typeof configSchema>> = (confi
     if (ticket === undefined || config.exemptProjects.includes(req.projectId)) {
       return { fits: true };
     }
-    return { fits: false, reason: `${REASON_IN_MAINTENANCE} (${ticket})` };
+    const reason = `${REASON_IN_MAINTENANCE} (${ticket})`;
+    return { fits: false, reason, code: CODE_IN_MAINTENANCE };
   },
 });

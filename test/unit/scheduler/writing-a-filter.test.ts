@@ -90,9 +90,10 @@ describe('the compiled example as an operator plugin', () => {
       buildRequestSpec({ projectId: 'acme', resources: { MEMORY_MB: 512 } }),
     );
     expect(other.hosts.map((r) => r.host.uuid)).toEqual(['shared']);
-    expect(other.explanation.filters[0]!.rejections[0]!.reason).toBe(
-      'host is in maintenance (CHG-1234)',
-    );
+    expect(other.explanation.filters[0]!.rejections[0]).toMatchObject({
+      reason: 'host is in maintenance (CHG-1234)',
+      code: 'maintenance.in_progress',
+    });
     const ops = await runPipeline(
       pipeline,
       hosts,

@@ -304,6 +304,12 @@ describe(browserTitle('the explain page in chromium'), () => {
       );
       expect(await page.textContent('[data-testid=panel-note]')).toContain('no field for filters');
       expect(await page.inputValue('.explain-form [name=resources]')).toBe('MEMORY_MB:600000');
+      // The form's Explain sends what the form shows, and the text follows it again.
+      await page.click('.explain-form button[type=submit]');
+      await page.waitForSelector('[data-testid=panel-note]', { state: 'detached' });
+      const resent = JSON.parse(await page.inputValue('.graphql-panel [name=variables]'));
+      expect(resent.input.filters).toBeUndefined();
+      expect(resent.input.request.groups[0].required).toEqual(['CUSTOM_GOLD', '!CUSTOM_SLOW']);
 
       // Run sends the text as written: an edited query selecting less is still drawn when it can be.
       sent.input.request.groups[0].required = ['CUSTOM_GOLD'];

@@ -85,6 +85,13 @@ export function Explain() {
     setVariables(variablesText(f));
     setNote(null);
   };
+  // The form's Explain sends what the form shows (its variables replace any text it cannot show).
+  const runForm = () => {
+    const text = variablesText(form);
+    setVariables(text);
+    setNote(null);
+    void run(query, text, form);
+  };
   const onVariables = (text: string) => {
     setVariables(text);
     let parsed: unknown;
@@ -107,7 +114,7 @@ export function Explain() {
     <div className="explain">
       <h2>Why no valid host?</h2>
       <div className="explain-inputs">
-        <RequestForm form={form} onChange={onForm} onRun={() => run(query, variables, form)} />
+        <RequestForm form={form} onChange={onForm} onRun={runForm} />
         <GraphqlPanel
           query={query}
           variables={variables}

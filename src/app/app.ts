@@ -121,6 +121,7 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
       ? new KeystoneAuthenticator(keystone, cache, ks.cacheTtlMs, authenticator, log)
       : authenticator;
   metrics.readStats({ scheduling, services, cache, keystone });
+  metrics.readCapacity(services, config.capacity.metricsAggregates);
   const limiter = new RateLimiter(cache, config.limits.rateLimits);
   const graphql = createGraphQL({
     services,
@@ -139,6 +140,7 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
     // /readyz is answered by whichever worker the connection landed on: say which.
     return o.worker ? { ...r, worker: o.worker } : r;
   };
+  metrics.readReadiness(ready);
   const handle = createRequestHandler({
     config,
     log,

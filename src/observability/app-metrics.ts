@@ -8,18 +8,21 @@
 // long-standing names (src/observability/stats-metrics.ts). `instrument: false` leaves the hot
 // paths bare (no histograms, no spans): the bench's baseline for the instrumentation's cost.
 import type { Plugin } from 'graphql-yoga';
-import { Registry } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
+import type { Services } from '../app/services';
 import { CONSOLE_PREFIX } from '../http/console-assets';
 import { ASSET_PREFIX } from '../http/graphiql-assets';
 import { ROUTES } from '../rest/routes';
 import type { ClaimWriter } from '../scheduler/claiming/claim-batcher';
+import { registerCapacityMetrics } from './capacity-metrics';
 import { timedClaimWriter } from './claims';
 import { clusterMetricsText, shareWorkerMetrics } from './cluster-metrics';
 import { OperationNames, useOperationMetrics } from './graphql-metrics';
 import { methodLabel, routeNamer, statusLabel } from './http-route';
 import { createHistograms, exposition, expositionJson } from './metrics';
 import { observePool } from './pool';
+import { countingOutcomes } from './schedule-outcomes';
 import { BARE_STAGES, type StageObserver, stageObserver } from './stage';
 import { registerStatsMetrics, type StatsSources } from './stats-metrics';
 
@@ -37,6 +40,13 @@ export interface AppMetrics {
   observePool(ds: DataSource): void;
   /** Exposes the statistics of `sources` (read at each scrape). */
   readStats(sources: StatsSources): void;
+  /**
+   * Exposes the capacity gauges (src/observability/capacity-metrics.ts), with at most
+   * `maxAggregates` aggregates of their own (BERTH_METRICS_AGGREGATES), read at each scrape.
+   */
+  readCapacity(services: Pick<Services, 'candidates' | 'aggregates'>, maxAggregates: number): void;
+  /** Exposes `berth_ready` (1 when `check` says ready, as /readyz), checked at each scrape. */
+  readReadiness(check: () => Promise<{ readonly ready: boolean }>): void;
   /**
    * The Prometheus text exposition, read now: in a cluster worker the whole server's (summed by
    * the primary, src/observability/cluster-metrics.ts) unless `scope` is 'worker'.
@@ -66,9 +76,10 @@ export function createAppMetrics(o: {
     restTemplates: ROUTES.map((r) => r.path),
   });
   const stops: (() => void)[] = [];
+  const conflicts = claimConflicts(registry);
   shareWorkerMetrics(() => expositionJson(registry));
   return {
-    stages: instrument ? stageObserver(h.stages) : BARE_STAGES,
+    stages: instrument ? countingOutcomes(stageObserver(h.stages), registry) : BARE_STAGES,
     graphqlPlugins: instrument
       ? [useOperationMetrics(h.graphql, new OperationNames(undefined, o.operationNames))]
       : [],
@@ -81,13 +92,29 @@ export function createAppMetrics(o: {
       }
     },
     claimWriter: (writer) =>
-      instrument ? timedClaimWriter(writer, h.claimTransactions, h.claimBatchSize) : writer,
+      instrument
+        ? timedClaimWriter(writer, h.claimTransactions, h.claimBatchSize, conflicts)
+        : writer,
     observePool(ds) {
       if (instrument) {
         stops.push(observePool(ds, h.poolAcquire, registry));
       }
     },
     readStats: (sources) => registerStatsMetrics(registry, sources),
+    readCapacity: (services, maxAggregates) =>
+      registerCapacityMetrics(registry, services, maxAggregates),
+    readReadiness(check) {
+      new Gauge({
+        name: 'berth_ready',
+        help: '1 when this replica is ready (/readyz: database reachable and migrated), else 0.',
+        // A server of several workers is ready when every worker is.
+        aggregator: 'min',
+        registers: [registry],
+        async collect() {
+          this.set((await check().catch(() => ({ ready: false }))).ready ? 1 : 0);
+        },
+      });
+    },
     async text(scope = 'server') {
       const server = scope === 'server' ? await clusterMetricsText() : undefined;
       return server ?? exposition(registry);
@@ -99,4 +126,17 @@ export function createAppMetrics(o: {
       }
     },
   };
+}
+
+/** `berth_claim_conflicts_total`, on `registry`. */
+function claimConflicts(registry: Registry): Counter<'code'> {
+  const counter = new Counter({
+    name: 'berth_claim_conflicts_total',
+    help: 'Scheduler claims refused with a conflict (stale generation, capacity taken, group policy, quota), by error code; the scheduler then tries the next host.',
+    labelNames: ['code'],
+    registers: [registry],
+  });
+  // The common code exists from the start, so rate() sees the first conflict.
+  counter.inc({ code: 'placement.concurrent_update' }, 0);
+  return counter;
 }

@@ -1,13 +1,21 @@
 // Claim transactions for /metrics: the claim writer the ClaimBatcher uses, timed. A claim alone
 // (a move, or a batch of one) is `single`; several new consumers' claims together are `batch`.
-import type { Histogram } from 'prom-client';
+// A claim alone refused with a conflict (a stale generation, capacity taken by a racing claim, a
+// server group's policy, a quota) is counted by its code: the scheduler then tries the next host.
+// (A refused batch is retried claim by claim, so its claims are counted there.)
+import type { Counter, Histogram } from 'prom-client';
+import { ConflictError } from '../placement/errors';
 import type { ClaimWriter } from '../scheduler/claiming/claim-batcher';
 
-/** `writer` with each transaction timed into `transactions` and its size into `sizes`. */
+/**
+ * `writer` with each transaction timed into `transactions`, its size into `sizes`, and single
+ * claims refused with a conflict counted into `conflicts` by code.
+ */
 export function timedClaimWriter(
   writer: ClaimWriter,
   transactions: Histogram<'kind'>,
   sizes: Histogram,
+  conflicts: Counter<'code'>,
 ): ClaimWriter {
   const single = transactions.labels({ kind: 'single' });
   const batch = transactions.labels({ kind: 'batch' });
@@ -16,6 +24,11 @@ export function timedClaimWriter(
       const end = single.startTimer();
       try {
         return await writer.claim(input);
+      } catch (err) {
+        if (err instanceof ConflictError) {
+          conflicts.inc({ code: err.code });
+        }
+        throw err;
       } finally {
         end();
         sizes.observe(1);

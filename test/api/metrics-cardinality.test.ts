@@ -1,10 +1,12 @@
 // Label cardinality stays bounded: 10,000 requests for distinct provider uuids make one request
 // series per route, method and status class, 300 distinct GraphQL operation names make at most
-// 100 named series plus `other`, and the lowest roles cannot use up those 100 labels.
+// 100 named series plus `other`, the lowest roles cannot use up those 100 labels, and the
+// capacity gauges have series for the BERTH_METRICS_AGGREGATES largest aggregates plus `other`.
 import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { MAX_OPERATION_NAMES } from '../../src/observability/graphql-metrics';
 import { createTestApp, type TestApp } from '../support/app';
+import { buildResourceProvider } from '../support/factories';
 import { gql } from '../support/graphql';
 import { sampleLines, scrape, seriesOf, served } from '../support/metrics';
 
@@ -130,5 +132,53 @@ describe('/metrics operation labels with auth on', () => {
       LaterName: 1,
       other: 3 * MAX_OPERATION_NAMES,
     });
+  });
+});
+
+describe('/metrics capacity series per aggregate', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ BERTH_METRICS_AGGREGATES: '3' });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('lists the 3 largest aggregates and sums the providers of the other 5 once as other', async () => {
+    // Aggregate i has i + 1 hosts of 8 VCPU; one host is in the two smallest aggregates.
+    const aggs = Array.from({ length: 8 }, () => randomUUID());
+    for (const [i, agg] of aggs.entries()) {
+      for (let h = 0; h <= i; h++) {
+        await buildResourceProvider(t.app.services, {
+          inventories: [{ resourceClass: 'VCPU', total: 8 }],
+          aggregates: i === 1 && h === 0 ? [agg, aggs[0]!] : [agg],
+        });
+      }
+    }
+    const lines = sampleLines(await served(t.app, scrape));
+    const allocatable = lines.filter(
+      (l) => l.name === 'berth_aggregate_capacity_allocatable_units',
+    );
+    expect(Object.fromEntries(allocatable.map((l) => [l.labels.aggregate, l.value]))).toEqual({
+      [aggs[7]!]: 64,
+      [aggs[6]!]: 56,
+      [aggs[5]!]: 48,
+      // aggregates 0 to 4: 1 + 2 + 3 + 4 + 5 hosts (aggregate 0 also holds one of 1's, counted once).
+      other: 8 * 15,
+    });
+    expect(allocatable.every((l) => l.labels.resource_class === 'VCPU')).toBe(true);
+    for (const name of [
+      'berth_aggregate_capacity_used_units',
+      'berth_aggregate_capacity_free_units',
+    ]) {
+      expect(lines.filter((l) => l.name === name)).toHaveLength(4);
+    }
+    expect(
+      lines
+        .filter((l) => l.name === 'berth_aggregate_info')
+        .map((l) => l.labels.aggregate)
+        .sort(),
+    ).toEqual([aggs[5]!, aggs[6]!, aggs[7]!].sort());
+    expect(lines.find((l) => l.name === 'berth_capacity_allocatable_units')?.value).toBe(8 * 36);
   });
 });

@@ -1,6 +1,7 @@
 // Checks the built-in plugin list: one folder per plugin named after its NAME, every plugin starts with
 // an empty configuration, every filter that can reject exports its rejection reasons as constants,
-// and every host filter that can reject exports well-formed reason codes.
+// and every host filter that can reject exports well-formed reason codes, listed in
+// docs/scheduler-plugins.md.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PluginHandle } from '../src/scheduler/plugin-api';
@@ -81,8 +82,11 @@ describe('filters/registry', () => {
   )('%s exports its reason codes as well-formed CODE_* constants', (_name, module) => {
     const codes = Object.entries(module).filter(([key]) => key.startsWith('CODE_'));
     expect(codes.length).toBeGreaterThan(0);
+    const doc = readFileSync(join(__dirname, '../docs/scheduler-plugins.md'), 'utf8');
     for (const [key, code] of codes) {
       expect([key, isReasonCode(code)]).toEqual([key, true]);
+      // docs/scheduler-plugins.md lists every built-in code (its "Reason codes" table).
+      expect([key, doc.includes(`| \`${code as string}\` |`)]).toEqual([key, true]);
     }
   });
 });

@@ -38,16 +38,33 @@ export function CapacityChart(props: {
   const span = Math.max(1, toMs - fromMs);
   const x = (ms: number) => M.left + ((ms - fromMs) / span) * PLOT_W;
   const y = (v: number) => M.top + PLOT_H - (v / top) * PLOT_H;
-  const line = (pick: (p: ChartPoint) => number) =>
-    points
+  // Buckets no replica sampled are absent: a gap wider than 1.5 × the usual spacing breaks the
+  // lines instead of drawing a slope across it.
+  const spacing = points.reduce(
+    (min, p, i) => (i === 0 ? min : Math.min(min, p.atMs - points[i - 1]!.atMs)),
+    Number.POSITIVE_INFINITY,
+  );
+  const segments: ChartPoint[][] = [];
+  points.forEach((p, i) => {
+    if (i === 0 || p.atMs - points[i - 1]!.atMs > spacing * 1.5) {
+      segments.push([p]);
+    } else {
+      segments[segments.length - 1]!.push(p);
+    }
+  });
+  const path = (seg: readonly ChartPoint[], pick: (p: ChartPoint) => number) =>
+    seg
       .map((p, i) => `${i === 0 ? 'M' : 'L'}${x(p.atMs).toFixed(1)},${y(pick(p)).toFixed(1)}`)
       .join('');
-  const first = points[0];
-  const last = points[points.length - 1];
-  const area =
-    first && last
-      ? `${line((p) => p.used)}L${x(last.atMs).toFixed(1)},${y(0)}L${x(first.atMs).toFixed(1)},${y(0)}Z`
-      : '';
+  const line = (pick: (p: ChartPoint) => number) => segments.map((seg) => path(seg, pick)).join('');
+  const area = segments
+    .filter((seg) => seg.length > 1)
+    .map(
+      (seg) =>
+        `${path(seg, (p) => p.used)}L${x(seg[seg.length - 1]!.atMs).toFixed(1)},${y(0)}L${x(seg[0]!.atMs).toFixed(1)},${y(0)}Z`,
+    )
+    .join('');
+  const lonely = segments.filter((seg) => seg.length === 1).map((seg) => seg[0]!);
   const ticksAt = timeTicks(fromMs, toMs);
 
   const nearest = (ms: number) => {
@@ -118,9 +135,9 @@ export function CapacityChart(props: {
           <path className="used-area" d={area} />
           <path className="used-line" d={line((p) => p.used)} />
           <path className="capacity-line" d={line((p) => p.capacity)} />
-          {points.length === 1 && first && (
-            <circle className="used-dot" cx={x(first.atMs)} cy={y(first.used)} r={3} />
-          )}
+          {lonely.map((p) => (
+            <circle key={p.atMs} className="used-dot" cx={x(p.atMs)} cy={y(p.used)} r={2.5} />
+          ))}
           {shown && (
             <g className="hover">
               <line x1={x(shown.atMs)} x2={x(shown.atMs)} y1={M.top} y2={M.top + PLOT_H} />

@@ -2,8 +2,8 @@
 // line, a time axis and a value axis in human units, and a readout of the point under the pointer
 // (or picked with the arrow keys). No chart library: the console bundles none on purpose.
 import { type KeyboardEvent, type MouseEvent, useId, useState } from 'react';
-import { percent } from '../format';
-import { amount, axisScale, axisTime, niceTicks, pointTime, timeTicks } from './units';
+import { amount, percent, unitFor } from '../format';
+import { axisTime, niceTicks, pointTime, timeTicks } from './units';
 
 /** One point, its time in milliseconds. */
 export interface ChartPoint {
@@ -32,8 +32,9 @@ export function CapacityChart(props: {
   const [hover, setHover] = useState<number | null>(null);
   const titleId = useId();
   const max = Math.max(1, ...points.map((p) => Math.max(p.capacity, p.used)));
-  const scale = axisScale(resourceClass, max);
-  const ticks = niceTicks(max / scale.divisor).map((t) => t * scale.divisor);
+  // Ticks are round in the unit the largest value is written in (e.g. 0, 0.5, 1, 1.5 TiB).
+  const divisor = unitFor(resourceClass, max)?.size ?? 1;
+  const ticks = niceTicks(max / divisor).map((t) => t * divisor);
   const top = ticks[ticks.length - 1] ?? max;
   const span = Math.max(1, toMs - fromMs);
   const x = (ms: number) => M.left + ((ms - fromMs) / span) * PLOT_W;
@@ -123,7 +124,7 @@ export function CapacityChart(props: {
             <g key={t} className="tick">
               <line x1={M.left} x2={W - M.right} y1={y(t)} y2={y(t)} />
               <text x={M.left - 6} y={y(t)} dy="0.32em" textAnchor="end">
-                {amount(resourceClass, t)}
+                {t === 0 ? '0' : amount(resourceClass, t)}
               </text>
             </g>
           ))}

@@ -1,44 +1,5 @@
-// Human units for the history charts: MEMORY_MB in MiB / GiB / TiB, DISK_GB in GiB / TiB, other
-// classes as plain counts; and the time labels of the charts' axes and readouts.
-
-const ONE_DECIMAL = new Intl.NumberFormat('en', { maximumFractionDigits: 1 });
-const WHOLE = new Intl.NumberFormat('en', { maximumFractionDigits: 0 });
-
-/** Binary prefixes above the class's own unit. */
-const SCALES: Record<string, readonly string[]> = {
-  MEMORY_MB: ['MiB', 'GiB', 'TiB', 'PiB'],
-  DISK_GB: ['GiB', 'TiB', 'PiB'],
-};
-
-/** `amount` of `resourceClass` for people: "1.5 TiB", "640 GiB", "12,345". */
-export function amount(resourceClass: string, n: number): string {
-  const units = SCALES[resourceClass];
-  if (!units || n === 0) {
-    return WHOLE.format(n);
-  }
-  let v = n;
-  let i = 0;
-  while (Math.abs(v) >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${i === 0 ? WHOLE.format(v) : ONE_DECIMAL.format(v)} ${units[i]}`;
-}
-
-/** The unit a class's axis is labelled in, for a largest value `max`. */
-export function axisScale(resourceClass: string, max: number): { unit: string; divisor: number } {
-  const units = SCALES[resourceClass];
-  if (!units) {
-    return { unit: '', divisor: 1 };
-  }
-  let divisor = 1;
-  let i = 0;
-  while (max / divisor >= 1024 && i < units.length - 1) {
-    divisor *= 1024;
-    i++;
-  }
-  return { unit: units[i]!, divisor };
-}
+// The history charts' scales: round value ticks, round time ticks, and the time labels of the
+// axes and readouts (amounts themselves are written by ../format.ts, as on every page).
 
 /** Up to `count` + 1 round tick values from 0 to at least `max`. */
 export function niceTicks(max: number, count = 4): number[] {

@@ -4,10 +4,10 @@
 // aggregate are pickers whose state is in the URL hash; each chart's numbers are also a table.
 import { useEffect, useMemo, useState } from 'react';
 import { useQuery } from 'urql';
-import { percent } from '../format';
+import { amount, percent } from '../format';
 import { graphql } from '../graphql';
 import { CapacityChart, type ChartPoint } from '../history/chart';
-import { amount, duration, pointTime } from '../history/units';
+import { duration, pointTime } from '../history/units';
 import { ErrorBox } from '../ui';
 import '../history/history.css';
 

@@ -5,7 +5,8 @@
 // `BERTH_METRICS_AGGREGATES` largest aggregates (by their share of the cloud's capacity summed
 // over classes, so no class's unit dominates); the providers of every other aggregate are summed
 // once under `aggregate="other"`. Labels are stable: `aggregate` is always the uuid; the
-// aggregate's name is on `berth_aggregate_info{aggregate,name}` (value 1), for joins.
+// aggregate's name is on `berth_aggregate_info{aggregate,name}` (value 1, `other` included),
+// for joins that keep every series.
 import { Gauge, type Registry } from 'prom-client';
 import type { Services } from '../app/services';
 import type { CapacityIndex } from '../placement/allocation-candidates/capacity-index';
@@ -13,6 +14,9 @@ import { type CapacityLine, capacityLines, capacityRollup } from '../placement/c
 
 /** The `aggregate` label of the aggregates beyond the cap. */
 export const OTHER_AGGREGATES = 'other';
+
+/** The `name` of `aggregate="other"` on berth_aggregate_info. */
+export const OTHER_NAME = '(other aggregates)';
 
 /** One scrape's figures. */
 export interface CapacitySnapshot {
@@ -168,7 +172,7 @@ export function registerCapacityMetrics(
   }
   new Gauge({
     name: 'berth_aggregate_info',
-    help: 'Always 1: the name of each aggregate with capacity series of its own ("" when it has none), to join on `aggregate`.',
+    help: 'Always 1: the name of each aggregate with capacity series ("" when it has none; "(other aggregates)" for other), to join on `aggregate`.',
     labelNames: ['aggregate', 'name'],
     aggregator: 'max',
     registers: [registry],
@@ -176,9 +180,8 @@ export function registerCapacityMetrics(
       const { snap, names } = await read();
       this.reset();
       for (const a of snap.aggregates) {
-        if (a.aggregate !== OTHER_AGGREGATES) {
-          this.set({ aggregate: a.aggregate, name: names.get(a.aggregate) ?? '' }, 1);
-        }
+        const name = a.aggregate === OTHER_AGGREGATES ? OTHER_NAME : (names.get(a.aggregate) ?? '');
+        this.set({ aggregate: a.aggregate, name }, 1);
       }
     },
   });

@@ -178,7 +178,7 @@ describe('/metrics capacity series per aggregate', () => {
         .filter((l) => l.name === 'berth_aggregate_info')
         .map((l) => l.labels.aggregate)
         .sort(),
-    ).toEqual([aggs[5]!, aggs[6]!, aggs[7]!].sort());
+    ).toEqual([aggs[5]!, aggs[6]!, aggs[7]!, 'other'].sort());
     expect(lines.find((l) => l.name === 'berth_capacity_allocatable_units')?.value).toBe(8 * 36);
   });
 });

@@ -25,7 +25,7 @@ export async function gql(app: BenchApp, query: string, variables: object) {
 }
 
 /** Times `n` runs (after 2 warm-ups) of a GraphQL operation; `size` describes one answer. */
-async function timeGraphQL(
+export async function timeGraphQL(
   app: BenchApp,
   name: string,
   op: { query: string; variables: object; size: (data: Record<string, unknown>) => string },

@@ -6,6 +6,7 @@
 //   [--sched-claims 3000] [--sched-limit 50 (0 = none)] [--sched-no-raw] [--sched-reuse-ms N]
 //   [--sched-shared-cache gated|always|off] [--sched-no-full (skip the 15 filters + 6 weighers run)]
 //   [--no-scheduling] [--only-scheduling]
+//   "why no allocation candidates?" (bench/candidate-stage.ts): [--only-explain] [--explain-hosts 10000]
 //   direct GraphQL answer against the executor, a gate (bench/direct-answer.ts): [--only-direct]
 //   [--direct-hosts 1000]; part of the flat scenario otherwise
 //   [--no-instrument] (no histograms or spans anywhere; also skips the overhead scenario)
@@ -14,6 +15,7 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { appRunner, type BenchApp } from './bench-app';
+import { runCandidateStageEngineBench, timeExplainPlacement } from './candidate-stage';
 import { runDirectAnswerGate } from './direct-answer';
 import { runEngineBench } from './engine';
 import { gql, timeQuery, timeRollups } from './graphql-timing';
@@ -63,6 +65,18 @@ async function main(): Promise<void> {
       enforce: !smoke || flag('only-direct'),
       log,
     });
+  const explainBench = () => {
+    const hosts = num('explain-hosts', smoke ? 300 : 10000);
+    runCandidateStageEngineBench(hosts, iterations, log);
+    return withApp('explain', async (app) => {
+      await seedDataset(app.dataSource, { hosts, shape: 'flat', sharing: 2 });
+      await app.services.candidates.current();
+      await timeExplainPlacement(app, hosts, iterations);
+    });
+  };
+  if (flag('only-explain')) {
+    return explainBench();
+  }
   if (flag('only-direct')) {
     const hosts = num('direct-hosts', 1000);
     return withApp('direct', async (app) => {
@@ -209,6 +223,8 @@ async function main(): Promise<void> {
     const c = app.scheduling.cache.stats;
     console.log(`candidate cache: ${c.hits} hits / ${c.hits + c.misses} lookups`);
   });
+
+  await explainBench();
 
   await withApp('nested', async (app) => {
     await seedDataset(app.dataSource, { hosts: nested, shape: 'nested', sharing: 2 });

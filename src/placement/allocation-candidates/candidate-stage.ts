@@ -70,6 +70,32 @@ export interface CandidateStageOptions {
   readonly maxMisses?: number;
 }
 
+/** Which rows each host failed: a bit per (host, row), and a count per host. */
+class FailedRows {
+  readonly count: Uint16Array;
+  private readonly bits: Uint32Array;
+  private readonly words: number;
+
+  constructor(hosts: number, rows: number) {
+    this.words = Math.max(1, Math.ceil(rows / 32));
+    this.bits = new Uint32Array(hosts * this.words);
+    this.count = new Uint16Array(hosts);
+  }
+
+  set(h: number, row: number): void {
+    this.bits[h * this.words + (row >>> 5)]! |= 1 << (row & 31);
+    this.count[h]! += 1;
+  }
+
+  has(h: number, row: number): boolean {
+    return (this.bits[h * this.words + (row >>> 5)]! & (1 << (row & 31))) !== 0;
+  }
+
+  anyOf(h: number, rows: readonly number[] | undefined): boolean {
+    return rows?.some((r) => this.has(h, r)) === true;
+  }
+}
+
 /** Hosts: root providers that are not themselves sharing providers. */
 function hostRoots(index: CapacityIndex): Int32Array {
   return index.rootOrder().filter((t) => index.sharing[t] !== 1);
@@ -90,16 +116,16 @@ export function explainCandidateStage(
   const hosts = hostRoots(index);
   const list = stageConstraints(index, request, options.aggregateName);
   const n = hosts.length;
-  const fails = new Uint16Array(n);
+  const failed = new FailedRows(n, list.length);
   const alive = new Uint8Array(n).fill(1);
   let left = n;
-  const rows: CandidateStageConstraint[] = list.map((c) => {
+  const rows: CandidateStageConstraint[] = list.map((c, i) => {
     let alone = 0;
     for (let h = 0; h < n; h++) {
-      if (c.test(hosts[h]!)) {
+      if (!failed.anyOf(h, c.implies) && c.test(hosts[h]!)) {
         alone++;
       } else {
-        fails[h]! += 1;
+        failed.set(h, i);
         if (alive[h] === 1) {
           alive[h] = 0;
           left--;
@@ -115,7 +141,7 @@ export function explainCandidateStage(
   }
   const blocking = n === 0 ? [] : blockingRows(rows);
   const closestMisses =
-    found > 0 ? [] : closest(index, hosts, list, fails, combination, options.maxMisses ?? 10);
+    found > 0 ? [] : closest(index, hosts, list, failed, combination, options.maxMisses ?? 10);
   return {
     hostsTotal: n,
     hostsWithCandidates: found,
@@ -179,13 +205,13 @@ function closest(
   index: CapacityIndex,
   hosts: Int32Array,
   list: readonly StageConstraint[],
-  fails: Uint16Array,
+  failed: FailedRows,
   combination: CandidateStageConstraint | undefined,
   max: number,
 ): ClosestMiss[] {
   let fewest = Number.POSITIVE_INFINITY;
   for (let h = 0; h < hosts.length; h++) {
-    const f = fails[h]! === 0 && !combination ? Number.POSITIVE_INFINITY : fails[h]!;
+    const f = failed.count[h]! === 0 && !combination ? Number.POSITIVE_INFINITY : failed.count[h]!;
     fewest = Math.min(fewest, f);
   }
   if (!Number.isFinite(fewest) || max <= 0) {
@@ -193,12 +219,16 @@ function closest(
   }
   const scored: { h: number; failed: StageConstraint[]; closeness: number }[] = [];
   for (let h = 0; h < hosts.length; h++) {
-    if (fails[h] !== fewest) {
+    if (failed.count[h] !== fewest) {
       continue;
     }
     const t = hosts[h]!;
-    const failed = list.filter((c) => !c.test(t));
-    scored.push({ h, failed, closeness: failed.reduce((s, c) => s + (c.nearness?.(t) ?? 0), 0) });
+    const missed = list.filter((_, i) => failed.has(h, i));
+    scored.push({
+      h,
+      failed: missed,
+      closeness: missed.reduce((s, c) => s + (c.nearness?.(t) ?? 0), 0),
+    });
   }
   scored.sort(
     (a, b) =>

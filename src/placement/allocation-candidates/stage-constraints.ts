@@ -61,6 +61,8 @@ export interface StageConstraint {
   readonly miss: (t: number) => string;
   /** How near a failing host is, from 0 (nowhere) to 1 (capacity: free / requested). */
   readonly nearness?: (t: number) => number;
+  /** Rows (indexes in the list) this one implies: a host failing any of them fails this one too. */
+  readonly implies?: readonly number[];
 }
 
 /** Names an aggregate uuid for people (its `name` metadata), or undefined. */
@@ -85,6 +87,7 @@ export function stageConstraints(
     const ctx = new GroupContext(index, g);
     const suffix = group.suffix;
     const classes = Object.keys(group.resources);
+    const groupStart = out.length;
     classes.forEach((rc, k) => {
       const amount = group.resources[rc]!;
       out.push({
@@ -167,13 +170,22 @@ export function stageConstraints(
         kind: 'IN_TREE',
         group: suffix,
         label: `in_tree ${uuid}`,
-        test: (t) => g.inTreeRoot === t || (classes.length === 0 && !g.alwaysEmpty),
+        // A granular group's provider must be in that tree (it may be a sharing provider
+        // anchored at another host); the unsuffixed group's host must be that tree.
+        test: (t) =>
+          classes.length === 0
+            ? !g.alwaysEmpty
+            : g.inTreeRoot >= 0 &&
+              (g.unsuffixed
+                ? g.inTreeRoot === t
+                : ctx.any(t, (p) => index.root[p] === g.inTreeRoot)),
         miss: () =>
           g.inTreeRoot < 0 ? `${uuid} names no resource provider` : `not the tree of ${uuid}`,
       });
     }
     out.push({
       kind: 'GROUP_TOGETHER',
+      implies: Array.from({ length: out.length - groupStart }, (_, j) => groupStart + j),
       group: suffix,
       label: g.unsuffixed
         ? `${groupName(suffix)}: every constraint at once`
@@ -238,38 +250,64 @@ class GroupContext {
 
   /** True when some provider of `t` (its tree or a sharing provider anchored there) passes `pred`. */
   any(t: number, pred: (p: number) => boolean): boolean {
-    return this.providers(t).some(pred);
-  }
-
-  /** True when some provider of `t` with an inventory the group asks for (any, when it asks for none) passes `pred`. */
-  some(t: number, pred: (p: number) => boolean): boolean {
-    for (const p of this.providers(t)) {
-      if (this.serves(p) && pred(p)) {
+    const own = this.index.members[t] ?? [];
+    for (let i = 0; i < own.length; i++) {
+      if (pred(own[i]!)) {
+        return true;
+      }
+    }
+    const shared = this.index.anchors.sharingFor(t);
+    for (let i = 0; i < shared.length; i++) {
+      if (pred(shared[i]!)) {
         return true;
       }
     }
     return false;
   }
 
+  /** True when some provider of `t` with an inventory the group asks for (any, when it asks for none) passes `pred`. */
+  some(t: number, pred: (p: number) => boolean): boolean {
+    return this.any(t, (p) => this.serves(p) && pred(p));
+  }
+
   /** The largest free amount (or -1 without inventory) of the group's class `k` at root `t`. */
   best(t: number, k: number): number {
     const classId = this.g.classIds[k]!;
-    let best = -1;
     if (classId < 0) {
-      return best;
+      return -1;
     }
-    const inv = this.index.inventories;
-    for (const p of this.providers(t)) {
-      const slot = this.index.findInventory(p, classId);
-      if (slot >= 0) {
-        best = Math.max(best, inv.capacity[slot]! - inv.used[slot]!, 0);
-      }
+    const own = this.index.members[t] ?? [];
+    let best = -1;
+    for (let i = 0; i < own.length; i++) {
+      best = this.freeOn(own[i]!, classId, best);
+    }
+    const shared = this.index.anchors.sharingFor(t);
+    for (let i = 0; i < shared.length; i++) {
+      best = this.freeOn(shared[i]!, classId, best);
     }
     return best;
   }
 
+  /** True when some inventory of class `k` at root `t` takes the amount by its unit rules. */
   unitsFit(t: number, k: number): boolean {
-    return this.unitSlots(t, k).some((slot) => this.unitsOk(slot, this.g.amounts[k]!));
+    const classId = this.g.classIds[k]!;
+    if (classId < 0) {
+      return false;
+    }
+    const amount = this.g.amounts[k]!;
+    const own = this.index.members[t] ?? [];
+    for (let i = 0; i < own.length; i++) {
+      if (this.unitsOn(own[i]!, classId, amount)) {
+        return true;
+      }
+    }
+    const shared = this.index.anchors.sharingFor(t);
+    for (let i = 0; i < shared.length; i++) {
+      if (this.unitsOn(shared[i]!, classId, amount)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   unitsMiss(t: number, k: number, rc: string): string {
@@ -350,6 +388,20 @@ class GroupContext {
       }
     }
     return out;
+  }
+
+  private freeOn(p: number, classId: number, best: number): number {
+    const slot = this.index.findInventory(p, classId);
+    if (slot < 0) {
+      return best;
+    }
+    const inv = this.index.inventories;
+    return Math.max(best, inv.capacity[slot]! - inv.used[slot]!, 0);
+  }
+
+  private unitsOn(p: number, classId: number, amount: number): boolean {
+    const slot = this.index.findInventory(p, classId);
+    return slot >= 0 && this.unitsOk(slot, amount);
   }
 
   private unitsOk(slot: number, amount: number): boolean {

@@ -252,8 +252,9 @@ describe('explainCandidateStage on random clouds', () => {
           }
         }
       }),
-      { numRuns: 800 },
+      { numRuns: Number(process.env.STAGE_RUNS ?? 800) },
     );
+    // Requests naming unknown traits or classes never reach an explanation.
     expect(explained).toBeGreaterThan(400);
   }, 60_000);
 });

@@ -75,8 +75,9 @@ function proxyPlugin(id: number, c: Created, pool: PluginWorkerPool): SchedulerP
     if (typeof v === 'string') {
       return { fits: false, reason: v };
     }
-    const coded = v as { reason?: unknown; code?: unknown; invalid?: unknown };
     // `{ reason, code }`: the pipeline checks the code; `{ invalid }` stays as it is (not a verdict).
+    const coded =
+      typeof v === 'object' && v !== null ? (v as { reason?: unknown; code?: unknown }) : {};
     return typeof coded.reason === 'string'
       ? { fits: false, reason: coded.reason, code: coded.code }
       : v;

@@ -6,14 +6,10 @@
 import type { CapacityIndex } from './allocation-candidates/capacity-index';
 import { type CapacityLine, capacityLines } from './capacity-rollup';
 import { BadRequestError, ErrorCode } from './errors';
-import { distinctCount } from './host-rows';
+import { type HostColumns, hostColumns } from './host-listing-summary';
 import type { AggregateRecord } from './types';
 import { normalizeUuidOrThrow } from './uuid';
 
-/** The trait Nova sets on the root provider of a disabled compute service. */
-export const DISABLED_TRAIT = 'COMPUTE_STATUS_DISABLED';
-/** The aggregate metadata key Nova keeps a host aggregate's availability zone in. */
-export const ZONE_KEY = 'availability_zone';
 /** A host whose fullest resource class is at least this used (0..1) is "full". */
 export const FULL_AT = 0.9;
 /** Largest page of hosts. */
@@ -63,9 +59,9 @@ export interface HostListOrder {
 export interface HostRow {
   readonly uuid: string;
   readonly name: string;
-  /** The root provider has {@link DISABLED_TRAIT}. */
+  /** The root provider has COMPUTE_STATUS_DISABLED. */
   readonly disabled: boolean;
-  /** {@link ZONE_KEY} of the first of the root's aggregates (by uuid) that sets it, or null. */
+  /** availability_zone metadata of the first of the root's aggregates (by uuid) that sets it, or null. */
   readonly availabilityZone: string | null;
   /** The root's aggregates, by display name (name, else uuid). */
   readonly aggregates: readonly AggregateRecord[];
@@ -96,25 +92,7 @@ export interface HostListQuery {
   readonly offset: number;
 }
 
-/** Per-host figures everything is filtered and sorted on. */
-interface Summary {
-  readonly slot: number;
-  readonly name: string;
-  readonly disabled: boolean;
-  readonly zone: string | null;
-  readonly aggregates: readonly AggregateRecord[];
-  readonly aggregateLabel: string;
-  readonly instances: number;
-  readonly children: number;
-  readonly maxUtilisation: number;
-  /** The sort class's figure, NaN when the tree has no inventory of it. */
-  readonly classKey: number;
-}
-
-/** The display name of an aggregate: its name, else its uuid. */
-export function aggregateLabel(a: Pick<AggregateRecord, 'uuid' | 'name'>): string {
-  return a.name ?? a.uuid;
-}
+const PER_CLASS: readonly HostSortField[] = ['UTILISATION', 'USED', 'CAPACITY'];
 
 function checkQueryOrThrow(index: CapacityIndex, q: HostListQuery): void {
   if (!Number.isInteger(q.first) || q.first < 0 || q.first > MAX_HOST_PAGE) {
@@ -136,7 +114,7 @@ function checkQueryOrThrow(index: CapacityIndex, q: HostListQuery): void {
       ErrorCode.INVALID_INPUT,
     );
   }
-  const perClass = order && ['UTILISATION', 'USED', 'CAPACITY'].includes(order.field);
+  const perClass = order && PER_CLASS.includes(order.field);
   if (perClass && !order.resourceClass) {
     throw new BadRequestError(
       `Sorting by ${order.field} needs a resourceClass.`,
@@ -153,20 +131,6 @@ function checkQueryOrThrow(index: CapacityIndex, q: HostListQuery): void {
   if (trait && !index.isKnownTrait(trait)) {
     throw new BadRequestError(`No such trait(s): ${trait}.`, ErrorCode.TRAIT_NOT_FOUND);
   }
-}
-
-/** Highest used / capacity over the classes of `slots` (summed per class). */
-function maxUtilisationOf(index: CapacityIndex, slots: readonly number[]): number {
-  if (slots.length === 1) {
-    const inv = index.inventories;
-    let max = 0;
-    for (const i of index.invSlots[slots[0]!] ?? []) {
-      const cap = inv.capacity[i]!;
-      max = Math.max(max, cap > 0 ? inv.used[i]! / cap : 0);
-    }
-    return max;
-  }
-  return capacityLines(index, slots).reduce((m, l) => Math.max(m, l.utilisation), 0);
 }
 
 /** The sort class's used, capacity or utilisation over `slots`; NaN without inventory of it. */
@@ -194,118 +158,109 @@ function classFigure(
   return field === 'USED' ? used : field === 'CAPACITY' ? cap : cap > 0 ? used / cap : 0;
 }
 
-function summarise(
+/** Positions (into `cols`) of the hosts `filter` selects. */
+function matching(
   index: CapacityIndex,
-  aggregates: ReadonlyMap<string, AggregateRecord>,
-  order: HostListOrder | null | undefined,
-): Summary[] {
-  const disabledId = index.traitTable.lookup(DISABLED_TRAIT);
-  const perClass = order && ['UTILISATION', 'USED', 'CAPACITY'].includes(order.field);
-  const classId = perClass ? index.classes.lookup(order.resourceClass!) : -1;
-  const out: Summary[] = [];
-  for (const slot of index.rootOrder()) {
-    const members = index.members[slot] ?? [slot];
-    const aggs = Array.from(index.aggregates[slot] ?? [], (a) => {
-      const uuid = index.aggregateTable.name(a);
-      return aggregates.get(uuid) ?? { id: 0, uuid, name: null, metadata: [] };
-    });
-    const zone =
-      [...aggs]
-        .sort((a, b) => (a.uuid < b.uuid ? -1 : 1))
-        .map((a) => a.metadata.find((m) => m.key === ZONE_KEY)?.value)
-        .find((v) => v !== undefined) ?? null;
-    aggs.sort((a, b) => compareText(aggregateLabel(a), aggregateLabel(b)));
-    out.push({
-      slot,
-      name: index.name[slot]!,
-      disabled: disabledId >= 0 && index.hasTrait(slot, disabledId),
-      zone,
-      aggregates: aggs,
-      aggregateLabel: aggs.map(aggregateLabel).join(', '),
-      instances: distinctCount(index.consumers, members),
-      children: members.length - 1,
-      maxUtilisation: maxUtilisationOf(index, members),
-      classKey: perClass ? classFigure(index, members, classId, order.field) : Number.NaN,
-    });
+  cols: HostColumns,
+  filter: HostListFilter | null | undefined,
+) {
+  const f = filter ?? {};
+  const contains = f.nameContains?.toLowerCase();
+  const traitId = f.trait ? index.traitTable.lookup(f.trait) : null;
+  const aggUuid = f.aggregate ? normalizeUuidOrThrow(f.aggregate, 'aggregate uuid') : null;
+  const out: number[] = [];
+  for (let p = 0; p < cols.roots.length; p++) {
+    if (contains && !cols.names[p]!.toLowerCase().includes(contains)) {
+      continue;
+    }
+    if (traitId !== null) {
+      const slot = cols.roots[p]!;
+      const members = index.members[slot] ?? [slot];
+      if (traitId < 0 || !members.some((m) => index.hasTrait(m, traitId))) {
+        continue;
+      }
+    }
+    if (aggUuid && !cols.aggregates[p]!.some((a) => a.uuid === aggUuid)) {
+      continue;
+    }
+    if (f.availabilityZone && cols.zones[p] !== f.availabilityZone) {
+      continue;
+    }
+    const disabled = cols.disabled[p] === 1;
+    if ((f.state === 'ENABLED' && disabled) || (f.state === 'DISABLED' && !disabled)) {
+      continue;
+    }
+    if (f.state === 'FULL' && cols.maxUtilisation[p]! < FULL_AT) {
+      continue;
+    }
+    out.push(p);
   }
   return out;
+}
+
+/** The primary key of each host for `order`: numbers (NaN = none) or strings (null = none). */
+function keysOf(
+  index: CapacityIndex,
+  cols: HostColumns,
+  order: HostListOrder,
+): ArrayLike<number> | readonly (string | null)[] {
+  switch (order.field) {
+    case 'NAME':
+      return cols.names;
+    case 'AVAILABILITY_ZONE':
+      return cols.zones;
+    case 'AGGREGATES':
+      return cols.aggregateLabels.map((l) => l || null);
+    case 'INSTANCES':
+      return cols.instances;
+    case 'CHILDREN':
+      return cols.children;
+    case 'DISABLED':
+      return cols.disabled;
+    case 'MAX_UTILISATION':
+      return cols.maxUtilisation;
+    default: {
+      const classId = index.classes.lookup(order.resourceClass!);
+      return Float64Array.from(cols.roots, (slot) =>
+        classFigure(index, index.members[slot] ?? [slot], classId, order.field),
+      );
+    }
+  }
 }
 
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function selects(index: CapacityIndex, filter: HostListFilter | null | undefined) {
-  const f = filter ?? {};
-  const contains = f.nameContains?.toLowerCase();
-  const traitId = f.trait ? index.traitTable.lookup(f.trait) : null;
-  const aggUuid = f.aggregate ? normalizeUuidOrThrow(f.aggregate, 'aggregate uuid') : null;
-  return (s: Summary): boolean => {
-    if (contains && !s.name.toLowerCase().includes(contains)) {
-      return false;
-    }
-    if (traitId !== null) {
-      const members = index.members[s.slot] ?? [s.slot];
-      if (traitId < 0 || !members.some((m) => index.hasTrait(m, traitId))) {
-        return false;
-      }
-    }
-    if (aggUuid && !s.aggregates.some((a) => a.uuid === aggUuid)) {
-      return false;
-    }
-    if (f.availabilityZone && s.zone !== f.availabilityZone) {
-      return false;
-    }
-    if (f.state === 'ENABLED' && s.disabled) {
-      return false;
-    }
-    if (f.state === 'DISABLED' && !s.disabled) {
-      return false;
-    }
-    return !(f.state === 'FULL' && s.maxUtilisation < FULL_AT);
-  };
-}
-
-/** The primary sort key of a summary: a number or a string; null sorts last either way. */
-function keyOf(s: Summary, field: HostSortField): number | string | null {
-  switch (field) {
-    case 'NAME':
-      return s.name;
-    case 'AVAILABILITY_ZONE':
-      return s.zone;
-    case 'AGGREGATES':
-      return s.aggregateLabel || null;
-    case 'INSTANCES':
-      return s.instances;
-    case 'CHILDREN':
-      return s.children;
-    case 'DISABLED':
-      return s.disabled ? 1 : 0;
-    case 'MAX_UTILISATION':
-      return s.maxUtilisation;
-    default:
-      return Number.isNaN(s.classKey) ? null : s.classKey;
-  }
-}
-
-function sortSummaries(index: CapacityIndex, rows: Summary[], order: HostListOrder): void {
+/** Sorts positions by `order`; hosts without a key last either way; ties by name, then id. */
+function sortPositions(
+  index: CapacityIndex,
+  cols: HostColumns,
+  positions: number[],
+  order: HostListOrder,
+): void {
   const sign = order.direction === 'DESC' ? -1 : 1;
-  const keys = new Map(rows.map((s) => [s, keyOf(s, order.field)]));
-  rows.sort((a, b) => {
-    const [x, y] = [keys.get(a)!, keys.get(b)!];
+  const keys = keysOf(index, cols, order);
+  const tie = (a: number, b: number) =>
+    compareText(cols.names[a]!, cols.names[b]!) ||
+    index.providerId[cols.roots[a]!]! - index.providerId[cols.roots[b]!]!;
+  positions.sort((a, b) => {
+    const x = keys[a]!;
+    const y = keys[b]!;
     if (x !== y) {
-      if (x === null) {
-        return 1;
+      const xNone = x === null || (typeof x === 'number' && Number.isNaN(x));
+      const yNone = y === null || (typeof y === 'number' && Number.isNaN(y));
+      if (xNone !== yNone) {
+        return xNone ? 1 : -1;
       }
-      if (y === null) {
-        return -1;
-      }
-      const d = typeof x === 'number' ? x - (y as number) : compareText(x, y as string);
-      if (d !== 0) {
-        return sign * d;
+      if (!xNone) {
+        const d = typeof x === 'number' ? x - (y as number) : compareText(x, y as string);
+        if (d !== 0) {
+          return sign * d;
+        }
       }
     }
-    return compareText(a.name, b.name) || index.providerId[a.slot]! - index.providerId[b.slot]!;
+    return tie(a, b);
   });
 }
 
@@ -323,24 +278,24 @@ export function listHosts(
   query: HostListQuery,
 ): HostListPage {
   checkQueryOrThrow(index, query);
-  const byUuid = new Map(aggregates.map((a) => [a.uuid, a]));
-  const matches = summarise(index, byUuid, query.orderBy).filter(selects(index, query.filter));
-  sortSummaries(index, matches, query.orderBy ?? { field: 'NAME', direction: 'ASC' });
-  const page = matches.slice(query.offset, query.offset + query.first);
+  const cols = hostColumns(index, aggregates);
+  const positions = matching(index, cols, query.filter);
+  sortPositions(index, cols, positions, query.orderBy ?? { field: 'NAME', direction: 'ASC' });
+  const page = positions.slice(query.offset, query.offset + query.first);
   return {
-    totalCount: matches.length,
-    hosts: page.map((s) => {
-      const usage = capacityLines(index, index.members[s.slot] ?? [s.slot]);
+    totalCount: positions.length,
+    hosts: page.map((p) => {
+      const slot = cols.roots[p]!;
       return {
-        uuid: index.uuid[s.slot]!,
-        name: s.name,
-        disabled: s.disabled,
-        availabilityZone: s.zone,
-        aggregates: s.aggregates,
-        instances: s.instances,
-        usage,
-        maxUtilisation: s.maxUtilisation,
-        children: s.children,
+        uuid: index.uuid[slot]!,
+        name: cols.names[p]!,
+        disabled: cols.disabled[p] === 1,
+        availabilityZone: cols.zones[p]!,
+        aggregates: cols.aggregates[p]!,
+        instances: cols.instances[p]!,
+        usage: capacityLines(index, index.members[slot] ?? [slot]),
+        maxUtilisation: cols.maxUtilisation[p]!,
+        children: cols.children[p]!,
       };
     }),
   };

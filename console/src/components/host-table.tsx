@@ -1,7 +1,7 @@
 // The hosts table of the Providers page: one row per host (root provider) with sortable column
 // headers, a usage bar per resource class, state badges, and the host's child providers (NUMA
 // cells, GPUs) shown under it on demand.
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { useQuery } from 'urql';
 import { int, percent } from '../format';
 import { graphql, type ResultOf } from '../graphql';
@@ -143,7 +143,8 @@ function ChildRows(props: { uuid: string; classes: readonly string[]; span: numb
   );
 }
 
-function HostRowView(props: { host: Host; classes: readonly string[] }) {
+/** One host's row (memoised: a hash change re-renders the page, not 50 unchanged rows). */
+const HostRowView = memo(function HostRowView(props: { host: Host; classes: readonly string[] }) {
   const h = props.host;
   const [open, setOpen] = useState(false);
   const full = h.maxUtilisation >= FULL_AT;
@@ -218,7 +219,7 @@ function HostRowView(props: { host: Host; classes: readonly string[] }) {
       {open && <ChildRows uuid={h.uuid} classes={props.classes} span={7 + props.classes.length} />}
     </>
   );
-}
+});
 
 /** The table: `columns` in order (the usage classes' columns between instances and fullest). */
 export function HostTable(props: {

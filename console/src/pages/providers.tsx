@@ -1,7 +1,7 @@
 // Providers: the hosts of the cloud (root providers; their NUMA cells and GPUs under each host),
 // sorted, filtered and paged by the server (hostList, answered from memory), every choice kept in
 // the URL hash so a view can be linked to: #/providers?state=full&sort=VCPU&dir=desc&page=2.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery } from 'urql';
 import { useHashParams } from '../components/hash-route';
 import { HOST_LIST, HostTable, type Sort } from '../components/host-table';
@@ -125,7 +125,8 @@ export function Providers({ params }: { params: URLSearchParams }) {
     last.current = r.data.hostList;
   }
   const list = r.data?.hostList ?? (r.error ? null : last.current);
-  const classes = choices.data?.capacity[0]?.lines.map((l) => l.resourceClass) ?? [];
+  const lines = choices.data?.capacity[0]?.lines;
+  const classes = useMemo(() => lines?.map((l) => l.resourceClass) ?? [], [lines]);
   const aggregates = [...(choices.data?.aggregates ?? [])].sort((a, b) =>
     (a.name ?? a.uuid).localeCompare(b.name ?? b.uuid),
   );

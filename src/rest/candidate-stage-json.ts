@@ -62,8 +62,8 @@ export function withCandidateStage(body: Buffer, stage: CandidateStage): Buffer 
   if (!text.endsWith('}')) {
     throw new Error('allocation candidates body is not a JSON object');
   }
-  const extra = `"berth_candidate_stage": ${JSON.stringify(stageJson(stage))}`;
+  const extra = `"berth_candidate_stage":${JSON.stringify(stageJson(stage))}`;
   const open = text.slice(0, -1).trimEnd();
-  const sep = open.endsWith('{') ? '' : ', ';
+  const sep = open.endsWith('{') ? '' : ',';
   return Buffer.from(`${open}${sep}${extra}}`, 'utf8');
 }

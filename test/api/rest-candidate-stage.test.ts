@@ -60,7 +60,7 @@ describe('GET /allocation_candidates with Berth-Explain: candidates', () => {
     expect(plain.status).toBe(200);
     expect(plain.text).not.toContain('berth_candidate_stage');
     expect(plain.json.allocation_requests).toHaveLength(2);
-    const at = extended.text.indexOf(', "berth_candidate_stage": ');
+    const at = extended.text.indexOf(',"berth_candidate_stage":');
     expect(at).toBeGreaterThan(0);
     expect(`${extended.text.slice(0, at)}}`).toBe(plain.text);
     expect(extended.json.berth_candidate_stage).toMatchObject({

@@ -44,7 +44,10 @@ export interface AppMetrics {
    * Exposes the capacity gauges (src/observability/capacity-metrics.ts), with at most
    * `maxAggregates` aggregates of their own (BERTH_METRICS_AGGREGATES), read at each scrape.
    */
-  readCapacity(services: Pick<Services, 'candidates' | 'aggregates'>, maxAggregates: number): void;
+  readCapacity(
+    services: Pick<Services, 'capacityHistory' | 'aggregates'>,
+    maxAggregates: number,
+  ): void;
   /** Exposes `berth_ready` (1 when `check` says ready, as /readyz), checked at each scrape. */
   readReadiness(check: () => Promise<{ readonly ready: boolean }>): void;
   /**

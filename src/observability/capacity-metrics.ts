@@ -1,6 +1,6 @@
 // Capacity gauges for /metrics, read at scrape time from the replica's capacity index through the
-// rollups of src/placement/capacity-rollup.ts (no SQL but one lookup of the listed aggregates'
-// names). Cloud-wide per resource class: inventory, reserved, allocatable (after the allocation
+// scopes the capacity history samples (CapacityHistoryService.scopes,
+// src/placement/capacity-history-scopes.ts; no SQL but one lookup of the listed aggregates' names). Cloud-wide per resource class: inventory, reserved, allocatable (after the allocation
 // ratio), used and free units. Per aggregate: allocatable, used and free, for the
 // `BERTH_METRICS_AGGREGATES` largest aggregates (by their share of the cloud's capacity summed
 // over classes, so no class's unit dominates); the providers of every other aggregate are summed
@@ -9,64 +9,14 @@
 // for joins that keep every series.
 import { Gauge, type Registry } from 'prom-client';
 import type { Services } from '../app/services';
-import type { CapacityIndex } from '../placement/allocation-candidates/capacity-index';
-import { type CapacityLine, capacityLines, capacityRollup } from '../placement/capacity-rollup';
 
-/** The `aggregate` label of the aggregates beyond the cap. */
-export const OTHER_AGGREGATES = 'other';
+type Scopes = Awaited<ReturnType<Services['capacityHistory']['scopes']>>;
+
+/** The `aggregate` label of the aggregates beyond the cap (OTHER_AGGREGATES of the domain). */
+const OTHER = 'other';
 
 /** The `name` of `aggregate="other"` on berth_aggregate_info. */
 export const OTHER_NAME = '(other aggregates)';
-
-/** One scrape's figures. */
-export interface CapacitySnapshot {
-  readonly cloud: readonly CapacityLine[];
-  /** The listed aggregates (largest first), then `other` when some are left out. */
-  readonly aggregates: readonly {
-    readonly aggregate: string;
-    readonly lines: readonly CapacityLine[];
-  }[];
-}
-
-/**
- * The figures of `index` with at most `maxAggregates` aggregates of their own (0: none, and no
- * `other` either).
- */
-export function capacitySnapshot(index: CapacityIndex, maxAggregates: number): CapacitySnapshot {
-  const slots = Array.from(index.orderedSlots());
-  const cloud = capacityLines(index, slots);
-  if (maxAggregates <= 0) {
-    return { cloud, aggregates: [] };
-  }
-  const whole = new Map(cloud.map((l) => [l.resourceClass, l.capacity]));
-  const share = (lines: readonly CapacityLine[]) =>
-    lines.reduce(
-      (s, l) =>
-        s + (whole.get(l.resourceClass)! > 0 ? l.capacity / whole.get(l.resourceClass)! : 0),
-      0,
-    );
-  const ranked = capacityRollup(index, slots, 'AGGREGATE')
-    .map((g) => ({ aggregate: g.aggregateUuid!, lines: g.lines, share: share(g.lines) }))
-    .sort((a, b) => b.share - a.share || (a.aggregate < b.aggregate ? -1 : 1));
-  const listed = ranked
-    .slice(0, maxAggregates)
-    .map(({ aggregate, lines }) => ({ aggregate, lines }));
-  const rest = ranked.slice(maxAggregates);
-  if (rest.length === 0) {
-    return { cloud, aggregates: listed };
-  }
-  // The providers of the remaining aggregates, each counted once.
-  const others = new Set<number>();
-  for (const { aggregate } of rest) {
-    for (const slot of index.aggMembers.get(index.aggregateTable.lookup(aggregate)) ?? []) {
-      others.add(slot);
-    }
-  }
-  return {
-    cloud,
-    aggregates: [...listed, { aggregate: OTHER_AGGREGATES, lines: capacityLines(index, others) }],
-  };
-}
 
 type Field = 'total' | 'reserved' | 'capacity' | 'used' | 'free';
 
@@ -118,14 +68,14 @@ const AGGREGATE: readonly [string, string, Field][] = [
  */
 export function registerCapacityMetrics(
   registry: Registry,
-  services: Pick<Services, 'candidates' | 'aggregates'>,
+  services: Pick<Services, 'capacityHistory' | 'aggregates'>,
   maxAggregates: number,
 ): void {
-  let pending: Promise<{ snap: CapacitySnapshot; names: Map<string, string | null> }> | undefined;
+  let pending: Promise<{ snap: Scopes; names: Map<string, string | null> }> | undefined;
   const read = () => {
     pending ??= (async () => {
-      const snap = capacitySnapshot(await services.candidates.current(), maxAggregates);
-      const uuids = snap.aggregates.map((a) => a.aggregate).filter((a) => a !== OTHER_AGGREGATES);
+      const snap = await services.capacityHistory.scopes(maxAggregates);
+      const uuids = snap.aggregates.map((a) => a.aggregate).filter((a) => a !== OTHER);
       const records = uuids.length > 0 ? await services.aggregates.byUuids(uuids) : [];
       return { snap, names: new Map(records.map((r) => [r.uuid, r.name])) };
     })().finally(() => {
@@ -180,7 +130,7 @@ export function registerCapacityMetrics(
       const { snap, names } = await read();
       this.reset();
       for (const a of snap.aggregates) {
-        const name = a.aggregate === OTHER_AGGREGATES ? OTHER_NAME : (names.get(a.aggregate) ?? '');
+        const name = a.aggregate === OTHER ? OTHER_NAME : (names.get(a.aggregate) ?? '');
         this.set({ aggregate: a.aggregate, name }, 1);
       }
     },

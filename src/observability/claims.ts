@@ -4,7 +4,6 @@
 // server group's policy, a quota) is counted by its code: the scheduler then tries the next host.
 // (A refused batch is retried claim by claim, so its claims are counted there.)
 import type { Counter, Histogram } from 'prom-client';
-import { ConflictError } from '../placement/errors';
 import type { ClaimWriter } from '../scheduler/claiming/claim-batcher';
 
 /**
@@ -25,8 +24,9 @@ export function timedClaimWriter(
       try {
         return await writer.claim(input);
       } catch (err) {
-        if (err instanceof ConflictError) {
-          conflicts.inc({ code: err.code });
+        const code = conflictCode(err);
+        if (code !== undefined) {
+          conflicts.inc({ code });
         }
         throw err;
       } finally {
@@ -44,4 +44,16 @@ export function timedClaimWriter(
       }
     },
   };
+}
+
+/**
+ * The code of a domain conflict (a PlacementError with HTTP status 409: ConflictError and its
+ * subclasses), else undefined. Read from its fields, as the REST and GraphQL adapters do, since
+ * src/observability does not import the domain.
+ */
+function conflictCode(err: unknown): string | undefined {
+  const e = err as { status?: unknown; code?: unknown } | null;
+  return err instanceof Error && e?.status === 409 && typeof e.code === 'string'
+    ? e.code
+    : undefined;
 }

@@ -12,7 +12,7 @@ import {
   downsample,
   stepSeconds,
 } from './capacity-history-points';
-import { capacityLines, capacityRollup } from './capacity-rollup';
+import { type CapacityScopes, capacityScopes } from './capacity-history-scopes';
 import { BadRequestError, ErrorCode } from './errors';
 import { normalizeUuidOrThrow } from './uuid';
 
@@ -84,14 +84,10 @@ export class CapacityHistoryService {
     }
     const { intervalSeconds, retentionSeconds } = this.settings;
     const bucket = bucketStart(this.now(), intervalSeconds);
-    const index = await this.candidates.current();
-    const slots = Array.from(index.orderedSlots());
+    const now = await this.scopes(Number.POSITIVE_INFINITY);
     const groups = [
-      { scope: CLOUD_SCOPE, lines: capacityLines(index, slots) },
-      ...capacityRollup(index, slots, 'AGGREGATE').map((g) => ({
-        scope: g.aggregateUuid!,
-        lines: g.lines,
-      })),
+      { scope: CLOUD_SCOPE, lines: now.cloud },
+      ...now.aggregates.map((a) => ({ scope: a.aggregate, lines: a.lines })),
     ];
     const rows = groups.flatMap((g) => g.lines.map((l) => ({ scope: g.scope, ...l })));
     await this.prune(bucket - retentionSeconds);
@@ -117,6 +113,15 @@ export class CapacityHistoryService {
       ],
     );
     return written.length;
+  }
+
+  /**
+   * The cloud's and the aggregates' capacity now, at most `maxAggregates` aggregates listed
+   * (the rest summed as `other`; src/placement/capacity-history-scopes.ts): what is sampled, and
+   * what the /metrics gauges show.
+   */
+  async scopes(maxAggregates: number): Promise<CapacityScopes> {
+    return capacityScopes(await this.candidates.current(), maxAggregates);
   }
 
   /** Deletes the samples of buckets before `beforeSeconds` (epoch seconds); returns how many. */

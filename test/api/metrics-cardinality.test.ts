@@ -155,6 +155,7 @@ describe('/metrics capacity series per aggregate', () => {
         });
       }
     }
+    await t.app.services.aggregates.setMetadata(aggs[7]!, 'rack-7', []);
     const lines = sampleLines(await served(t.app, scrape));
     const allocatable = lines.filter(
       (l) => l.name === 'berth_aggregate_capacity_allocatable_units',
@@ -179,6 +180,13 @@ describe('/metrics capacity series per aggregate', () => {
         .map((l) => l.labels.aggregate)
         .sort(),
     ).toEqual([aggs[5]!, aggs[6]!, aggs[7]!, 'other'].sort());
+    const info = lines.filter((l) => l.name === 'berth_aggregate_info');
+    expect(Object.fromEntries(info.map((l) => [l.labels.aggregate, l.labels.name]))).toEqual({
+      [aggs[7]!]: 'rack-7',
+      [aggs[6]!]: '',
+      [aggs[5]!]: '',
+      other: '(other aggregates)',
+    });
     expect(lines.find((l) => l.name === 'berth_capacity_allocatable_units')?.value).toBe(8 * 36);
   });
 });

@@ -13,6 +13,11 @@ import type {
 import { parsePluginConfig, schemaOf } from './plugin-config';
 import { assembleHostView, type HostViewInput } from './state/host-view';
 
+/**
+ * True when a reason code is well-formed, as the pipeline checks it (lowercase dotted words, at
+ * most 100 characters): a table test can check its plugin's `CODE_*` constants with it.
+ */
+export { isReasonCode } from './runtime/verdict';
 export type { HostViewInput, InventoryInput, ProviderInput } from './state/host-view';
 
 /**

@@ -3,6 +3,7 @@ import {
   buildHostView,
   buildPlugin,
   buildRequestSpec,
+  isReasonCode,
 } from '../../../src/scheduler/plugin-testing';
 import * as maintenance from './index';
 import { CODE_IN_MAINTENANCE, NAME, REASON_IN_MAINTENANCE } from './index';
@@ -72,6 +73,7 @@ describe(NAME, () => {
       reasons.add(verdict.fits ? 'fits' : `${verdict.code}: ${verdict.reason}`);
     }
     expect([...reasons]).toEqual([`${CODE_IN_MAINTENANCE}: ${REASON_IN_MAINTENANCE} (CHG-1234)`]);
+    expect(isReasonCode(CODE_IN_MAINTENANCE)).toBe(true);
   });
 
   it('rejects an exemptProjects that is not a list of strings', () => {

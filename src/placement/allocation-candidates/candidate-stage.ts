@@ -70,29 +70,43 @@ export interface CandidateStageOptions {
   readonly maxMisses?: number;
 }
 
-/** Which rows each host failed: a bit per (host, row), and a count per host. */
+/** Which rows each host failed: a bit per (host, row), implied failures apart, and a count of its own misses per host. */
 class FailedRows {
   readonly count: Uint16Array;
   private readonly bits: Uint32Array;
+  private readonly implied: Uint32Array;
   private readonly words: number;
 
   constructor(hosts: number, rows: number) {
     this.words = Math.max(1, Math.ceil(rows / 32));
     this.bits = new Uint32Array(hosts * this.words);
+    this.implied = new Uint32Array(hosts * this.words);
     this.count = new Uint16Array(hosts);
   }
 
-  set(h: number, row: number): void {
-    this.bits[h * this.words + (row >>> 5)]! |= 1 << (row & 31);
-    this.count[h]! += 1;
+  /** Marks row `row` failed on host `h`; `counts` false for a row implied by another failure. */
+  set(h: number, row: number, counts = true): void {
+    if (counts) {
+      this.bits[h * this.words + (row >>> 5)]! |= 1 << (row & 31);
+      this.count[h]! += 1;
+    } else {
+      this.implied[h * this.words + (row >>> 5)]! |= 1 << (row & 31);
+    }
   }
 
+  /** True when host `h` failed row `row` as a miss of its own. */
   has(h: number, row: number): boolean {
     return (this.bits[h * this.words + (row >>> 5)]! & (1 << (row & 31))) !== 0;
   }
 
+  /** True when host `h` failed any of `rows`, on its own or implied. */
   anyOf(h: number, rows: readonly number[] | undefined): boolean {
-    return rows?.some((r) => this.has(h, r)) === true;
+    return (
+      rows?.some(
+        (r) =>
+          this.has(h, r) || (this.implied[h * this.words + (r >>> 5)]! & (1 << (r & 31))) !== 0,
+      ) === true
+    );
   }
 }
 
@@ -122,10 +136,13 @@ export function explainCandidateStage(
   const rows: CandidateStageConstraint[] = list.map((c, i) => {
     let alone = 0;
     for (let h = 0; h < n; h++) {
-      if (!failed.anyOf(h, c.implies) && c.test(hosts[h]!)) {
+      const implied = failed.anyOf(h, c.implies);
+      if (!implied && c.test(hosts[h]!)) {
         alone++;
       } else {
-        failed.set(h, i);
+        // A row implied by one the host already failed says nothing new about it: it counts
+        // for the funnel, not as one more miss.
+        failed.set(h, i, !implied);
         if (alive[h] === 1) {
           alive[h] = 0;
           left--;

@@ -1,24 +1,26 @@
-// A short titled list of hosts from hostList (the overview's "≥ 90 % full", "disabled", fullest
-// and emptiest hosts): each host a link, with its bar and its state flags.
+// A short titled list of hosts (the overview's "≥ 90 % full", "disabled", fullest and emptiest
+// hosts): each host a link, with its bar and its state flags. The overview fetches the lists in
+// as few requests as it can; this only draws one.
 import { useEffect, useRef } from 'react';
-import { useQuery } from 'urql';
 import { int, percent } from '../format';
-import { graphql, type VariablesOf } from '../graphql';
-import { Badge, ErrorBox, FULL_AT, HostLink, UsageBar } from '../ui';
+import { Badge, FULL_AT, HostLink, UsageBar } from '../ui';
 
-const HOSTS = graphql(`
-  query HostFlags($filter: HostListFilter, $orderBy: HostListOrder, $first: Int) {
-    hostList(filter: $filter, orderBy: $orderBy, first: $first) {
-      totalCount
-      hosts {
-        uuid name disabled maxUtilisation
-        usage { resourceClass capacity used utilisation }
-      }
-    }
-  }
-`);
-
-type Vars = VariablesOf<typeof HOSTS>;
+/** A page of hostList as the lists need it. */
+export interface HostListData {
+  readonly totalCount: number;
+  readonly hosts: readonly {
+    readonly uuid: string;
+    readonly name: string;
+    readonly disabled: boolean;
+    readonly maxUtilisation: number;
+    readonly usage: readonly {
+      readonly resourceClass: string;
+      readonly capacity: number;
+      readonly used: number;
+      readonly utilisation: number;
+    }[];
+  }[];
+}
 
 /** Re-runs a query (network-only) whenever `tick` moves. */
 export function useRefresh(tick: number, run: (o: { requestPolicy: 'network-only' }) => void) {
@@ -33,25 +35,17 @@ export function useRefresh(tick: number, run: (o: { requestPolicy: 'network-only
 
 export function HostList(props: {
   title: string;
-  filter?: Vars['filter'];
-  order?: Vars['orderBy'];
+  list: HostListData | undefined;
   /** Show this class's bar (else the host's fullest class). */
   rc?: string;
   /** A link to the full list on the Providers page. */
   more: string;
   empty?: string;
   testId?: string;
-  tick: number;
-  /** A numbered ranking (20 hosts) rather than a flag list (8). */
+  /** A numbered ranking rather than a flag list. */
   ranking?: boolean;
 }) {
-  const first = props.ranking ? 20 : 8;
-  const [r, run] = useQuery({
-    query: HOSTS,
-    variables: { filter: props.filter ?? null, orderBy: props.order ?? null, first },
-  });
-  useRefresh(props.tick, run);
-  const list = r.data?.hostList;
+  const list = props.list;
   const Tag = props.ranking ? 'ol' : 'ul';
   return (
     <section aria-label={props.title} className="panel" data-testid={props.testId}>
@@ -59,7 +53,6 @@ export function HostList(props: {
         {props.title}
         {list && !props.ranking && <small> ({int(list.totalCount)})</small>}
       </h3>
-      {r.error && <ErrorBox error={r.error} />}
       {list && list.totalCount === 0 && <p className="none">{props.empty ?? 'None.'}</p>}
       <Tag className={props.ranking ? 'ranking' : 'flags'}>
         {list?.hosts.map((h) => {

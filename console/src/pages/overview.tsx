@@ -23,6 +23,29 @@ const OVERVIEW = graphql(`
     }
     aggregates { uuid name }
     hosts: hostList(first: 0) { totalCount }
+    full: hostList(filter: { state: FULL }, orderBy: { field: MAX_UTILISATION, direction: DESC }, first: 8) {
+      ...HostListFields
+    }
+    disabled: hostList(filter: { state: DISABLED }, first: 8) { ...HostListFields }
+  }
+  fragment HostListFields on HostListPage {
+    totalCount
+    hosts { uuid name disabled maxUtilisation usage { resourceClass capacity used utilisation } }
+  }
+`);
+
+const RANKED = graphql(`
+  query Ranked($rc: String!) {
+    fullest: hostList(orderBy: { field: UTILISATION, resourceClass: $rc, direction: DESC }, first: 20) {
+      ...RankedFields
+    }
+    emptiest: hostList(orderBy: { field: UTILISATION, resourceClass: $rc, direction: ASC }, first: 20) {
+      ...RankedFields
+    }
+  }
+  fragment RankedFields on HostListPage {
+    totalCount
+    hosts { uuid name disabled maxUtilisation usage { resourceClass capacity used utilisation } }
   }
 `);
 
@@ -92,13 +115,45 @@ function Projects({ tick }: { tick: number }) {
   );
 }
 
+function Rankings({ rc, tick }: { rc: string; tick: number }) {
+  const [r, run] = useQuery({ query: RANKED, variables: { rc } });
+  useRefresh(tick, run);
+  return (
+    <>
+      {r.error && <ErrorBox error={r.error} />}
+      <div className="columns">
+        <HostList
+          title="20 fullest hosts"
+          rc={rc}
+          list={r.data?.fullest}
+          more={`#/providers?sort=${rc}&dir=desc`}
+          ranking
+        />
+        <HostList
+          title="20 emptiest hosts"
+          rc={rc}
+          list={r.data?.emptiest}
+          more={`#/providers?sort=${rc}`}
+          ranking
+        />
+      </div>
+    </>
+  );
+}
+
 export function Overview() {
   const [overview, refresh] = useQuery({ query: OVERVIEW });
   const [live] = useSubscription({ query: LIVE });
   const [tick, setTick] = useState(0);
   const last = useRef(0);
+  const seenFirst = useRef(false);
   useEffect(() => {
     if (!live.data) {
+      return;
+    }
+    if (!seenFirst.current) {
+      // The feed's first event is the state the page has just loaded: nothing to refresh.
+      seenFirst.current = true;
       return;
     }
     const wait = Math.max(0, last.current + 2000 - Date.now());
@@ -190,19 +245,16 @@ export function Overview() {
         <HostList
           title="Hosts at or above 90 %"
           testId="full-hosts"
-          filter={{ state: 'FULL' }}
-          order={{ field: 'MAX_UTILISATION', direction: 'DESC' }}
+          list={overview.data?.full}
           more="#/providers?state=full&sort=fullest&dir=desc"
           empty="No host is 90 % full."
-          tick={tick}
         />
         <HostList
           title="Disabled hosts"
           testId="disabled-hosts"
-          filter={{ state: 'DISABLED' }}
+          list={overview.data?.disabled}
           more="#/providers?state=disabled"
           empty="No host is disabled."
-          tick={tick}
         />
         <Projects tick={tick} />
       </div>
@@ -214,26 +266,7 @@ export function Overview() {
           ))}
         </select>
       </label>
-      {chosen && (
-        <div className="columns">
-          <HostList
-            title="20 fullest hosts"
-            rc={chosen}
-            order={{ field: 'UTILISATION', resourceClass: chosen, direction: 'DESC' }}
-            more={`#/providers?sort=${chosen}&dir=desc`}
-            tick={tick}
-            ranking
-          />
-          <HostList
-            title="20 emptiest hosts"
-            rc={chosen}
-            order={{ field: 'UTILISATION', resourceClass: chosen, direction: 'ASC' }}
-            more={`#/providers?sort=${chosen}`}
-            tick={tick}
-            ranking
-          />
-        </div>
-      )}
+      {chosen && <Rankings rc={chosen} tick={tick} />}
     </div>
   );
 }

@@ -48,7 +48,7 @@ describe('GET /allocation_candidates with Berth-Explain: candidates', () => {
     ]);
     expect(stage.closest_misses[0]).toMatchObject({
       host_name: 'cn-6',
-      misses: [{ message: 'MEMORY_MB 60000 requested, 49152 free' }, expect.anything()],
+      misses: [{ kind: 'RESOURCE_CAPACITY', message: 'MEMORY_MB 60000 requested, 49152 free' }],
     });
     expect(stage.summary).toMatch(/^no allocation candidates: no host has MEMORY_MB: 60000;/);
   });

@@ -133,7 +133,7 @@ export function ConsumersTable(props: {
   highlight?: string | null;
 }) {
   return (
-    <section aria-label="Consumers">
+    <section aria-label="Consumers" className="panel">
       <h3>
         Consumers ({int(props.total)})
         {props.total > props.rows.length && (

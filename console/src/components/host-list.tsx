@@ -56,9 +56,8 @@ export function HostList(props: {
       {list && list.totalCount === 0 && <p className="none">{props.empty ?? 'None.'}</p>}
       <Tag className={props.ranking ? 'ranking' : 'flags'}>
         {list?.hosts.map((h) => {
-          const line = props.rc
-            ? h.usage.find((l) => l.resourceClass === props.rc)
-            : [...h.usage].sort((a, b) => b.utilisation - a.utilisation)[0];
+          const fullest = [...h.usage].sort((a, b) => b.utilisation - a.utilisation)[0];
+          const line = props.rc ? h.usage.find((l) => l.resourceClass === props.rc) : fullest;
           return (
             <li key={h.uuid} data-host={h.name}>
               <HostLink uuid={h.uuid} name={h.name} />
@@ -74,7 +73,9 @@ export function HostList(props: {
                 />
               )}
               {!props.rc && line && <span className="rc">{line.resourceClass}</span>}
-              {h.maxUtilisation >= FULL_AT && props.ranking && <Badge kind="full">≥ 90 %</Badge>}
+              {h.maxUtilisation >= FULL_AT && props.ranking && fullest && (
+                <Badge kind="full">{fullest.resourceClass} ≥ 90 %</Badge>
+              )}
               {h.disabled && <Badge kind="disabled">disabled</Badge>}
               {!line && <span className="none">no inventory ({percent(0)})</span>}
             </li>

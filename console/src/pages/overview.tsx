@@ -101,7 +101,7 @@ function Projects({ tick }: { tick: number }) {
                 <ProjectLink projectId={node.projectId} />
               </th>
               <td className="num">{int(node.consumerCount)}</td>
-              <td className="nowrap">
+              <td>
                 {node.usages
                   .map((u) => `${u.resourceClass} ${amount(u.resourceClass, u.used)}`)
                   .join(' · ')}

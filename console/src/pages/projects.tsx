@@ -39,6 +39,22 @@ export function quotaState(used: number, limit: number | null): 'at-limit' | 'ne
   return ratio >= 1 ? 'at-limit' : ratio >= 0.8 ? 'near-limit' : 'ok';
 }
 
+/** A consumer's allocations grouped by provider, in first-seen order. */
+function byProvider<
+  A extends { readonly provider: { readonly uuid: string; readonly name?: string } },
+>(allocations: readonly A[]): [A['provider'], A[]][] {
+  const groups = new Map<string, [A['provider'], A[]]>();
+  for (const a of allocations) {
+    const g = groups.get(a.provider.uuid);
+    if (g) {
+      g[1].push(a);
+    } else {
+      groups.set(a.provider.uuid, [a.provider, [a]]);
+    }
+  }
+  return [...groups.values()];
+}
+
 function StateBadge({ state }: { state: 'at-limit' | 'near-limit' | 'ok' }) {
   if (state === 'ok') {
     return <span className="none">ok</span>;
@@ -199,7 +215,11 @@ export function Project({ projectId, highlight }: { projectId: string; highlight
                       )}
                     </td>
                     <td data-field="state">
-                      <StateBadge state={state} />
+                      {l.limit === null ? (
+                        <span className="none">no limit</span>
+                      ) : (
+                        <StateBadge state={state} />
+                      )}
                     </td>
                   </tr>
                 );
@@ -214,11 +234,11 @@ export function Project({ projectId, highlight }: { projectId: string; highlight
         allocationsTitle="Allocations"
         highlight={highlight}
         allocations={(row) =>
-          row.allocations.map((a, i) => (
-            <span key={`${a.provider.uuid}:${a.resourceClass}`}>
+          byProvider(row.allocations).map(([provider, list], i) => (
+            <span key={provider.uuid}>
               {i > 0 && ' · '}
-              <a href={`#/providers/${a.provider.uuid}`}>{a.provider.name}</a> {a.resourceClass}{' '}
-              {amount(a.resourceClass, a.used)}
+              <a href={`#/providers/${provider.uuid}`}>{provider.name}</a>{' '}
+              {list.map((a) => `${a.resourceClass} ${amount(a.resourceClass, a.used)}`).join(', ')}
             </span>
           ))
         }

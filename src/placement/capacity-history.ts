@@ -135,12 +135,14 @@ export class CapacityHistoryService {
 
   /**
    * The history `q` asks for: one series per sampled resource class of the scope, by class name.
+   * With the history off, the answer has no series and 0 for its interval, retention and step.
    * @throws BadRequestError (berth.invalid_input) for hours outside 1..retention or points
    *   outside 1..MAX_POINTS; (berth.invalid_uuid) for a malformed aggregate uuid.
    */
   async history(q: CapacityHistoryQuery): Promise<CapacityHistory> {
     const { intervalSeconds, retentionSeconds } = this.settings;
-    const maxHours = Math.max(1, Math.ceil(retentionSeconds / 3600));
+    // With the history off any positive range is accepted: the answer is empty whatever it is.
+    const maxHours = this.enabled ? Math.ceil(retentionSeconds / 3600) : Number.MAX_SAFE_INTEGER;
     if (!Number.isInteger(q.hours) || q.hours < 1 || q.hours > maxHours) {
       throw new BadRequestError(
         `hours must be a whole number from 1 to ${maxHours} (the retention, BERTH_CAPACITY_HISTORY_RETENTION); got ${q.hours}.`,
@@ -158,7 +160,7 @@ export class CapacityHistoryService {
         ? null
         : normalizeUuidOrThrow(q.aggregate, 'aggregate uuid');
     if (!this.enabled) {
-      return { intervalSeconds, retentionSeconds, stepSeconds: 0, series: [] };
+      return { intervalSeconds: 0, retentionSeconds: 0, stepSeconds: 0, series: [] };
     }
     const range = q.hours * 3600;
     const step = stepSeconds(range, intervalSeconds, q.points);

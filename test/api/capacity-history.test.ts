@@ -194,33 +194,36 @@ describe('capacityHistory', () => {
   });
 });
 
-describe('capacityHistory when off', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ BERTH_CAPACITY_HISTORY_INTERVAL: '0' });
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+describe.each(['BERTH_CAPACITY_HISTORY_INTERVAL', 'BERTH_CAPACITY_HISTORY_RETENTION'])(
+  'capacityHistory when off (%s=0)',
+  (setting) => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp({ [setting]: '0' });
+    });
+    afterAll(async () => {
+      await t.close();
+    });
 
-  it('samples nothing and answers no series', async () => {
-    await buildResourceProvider(t.app.services, {
-      inventories: [{ resourceClass: 'VCPU', total: 8 }],
-    });
-    expect(await t.app.services.capacityHistory.sampleNow()).toBe(0);
-    const res = await gql(t.app, HISTORY, {});
-    expect(res).toEqual({
-      data: {
-        capacityHistory: {
-          intervalSeconds: 0,
-          retentionSeconds: RETENTION,
-          stepSeconds: 0,
-          series: [],
+    it('samples nothing and answers no series', async () => {
+      await buildResourceProvider(t.app.services, {
+        inventories: [{ resourceClass: 'VCPU', total: 8 }],
+      });
+      expect(await t.app.services.capacityHistory.sampleNow()).toBe(0);
+      const res = await gql(t.app, HISTORY, { hours: 48 });
+      expect(res).toEqual({
+        data: {
+          capacityHistory: {
+            intervalSeconds: 0,
+            retentionSeconds: 0,
+            stepSeconds: 0,
+            series: [],
+          },
         },
-      },
+      });
     });
-  });
-});
+  },
+);
 
 describe('capacityHistory access', () => {
   let t: TestApp;

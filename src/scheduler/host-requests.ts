@@ -8,6 +8,7 @@ import type {
 } from '../placement/allocation-candidates/results';
 import type { AllocationRequestView } from './plugin-api';
 import type { Explanation } from './runtime/explanation';
+import { groupRejections } from './runtime/reason-groups';
 
 /**
  * The host of an allocation request: the tree of its first non-sharing provider (sharing
@@ -59,6 +60,14 @@ export function noValidHost(
       ? `No valid host: ${stage.summary}`
       : 'No valid host: no allocation candidates for the request';
   }
-  const steps = e.filters.map((f) => `${f.plugin}: ${f.before} -> ${f.after}`).join(', ');
-  return `No valid host: ${steps}`;
+  const steps = e.filters.map((f) => {
+    const counts = `${f.plugin}: ${f.before} -> ${f.after}`;
+    if (f.after > 0 || f.rejections.length === 0) {
+      return counts;
+    }
+    // The filter that removed the last hosts: its reasons by code, largest first.
+    const codes = groupRejections(f.rejections).map((g) => `${g.code} ×${g.count}`);
+    return `${counts} (${codes.slice(0, 3).join(', ')}${codes.length > 3 ? ', …' : ''})`;
+  });
+  return `No valid host: ${steps.join(', ')}`;
 }

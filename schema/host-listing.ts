@@ -86,8 +86,10 @@ const HostRow = builder.objectRef<HostRowRecord>('HostRow').implement({
   fields: (t) => ({
     provider: t.field({
       type: ResourceProvider,
-      description: 'The root provider.',
-      resolve: async (h, _a, ctx) => (await ctx.loaders.providerByUuid.load(h.uuid))!,
+      nullable: true,
+      description:
+        'The root provider (null if it was deleted after this replica last heard of it).',
+      resolve: (h, _a, ctx) => ctx.loaders.providerByUuid.load(h.uuid),
     }),
     uuid: t.exposeID('uuid', { description: 'The root provider’s uuid.' }),
     name: t.exposeString('name', { description: 'The root provider’s name.' }),

@@ -137,6 +137,10 @@ describe(browserTitle('the console in chromium'), () => {
     const tree = await text('.tree');
     expect(tree).toContain('numa-host-cell-0');
     expect(tree).toContain('numa-host-cell-1');
+    // The root has no inventory of its own: the tree's total is its cells' (2 × 8 VCPU).
+    expect(await page.textContent('[data-tree-class=VCPU] .usage-text')).toBe(
+      '0 / 16 used (0.0 %)',
+    );
     await page.goto(`${base}/ui/#/providers/${cloud.hosts[0]}`);
     await page.waitForSelector('tr[data-class=MEMORY_MB] .usage-text');
     const usage = (rc: Rc) => page.textContent(`tr[data-class=${rc}] .usage-text`);

@@ -17,6 +17,7 @@ const PROVIDER = graphql(`
       traits
       inventories { resourceClass total reserved allocationRatio capacityExact usedExact }
       aggregates { uuid name metadata { key value } }
+      treeCapacity { resourceClass capacity used }
       root {
         uuid name
         children { uuid name children { uuid name children { uuid name children { uuid name } } } }
@@ -153,6 +154,24 @@ export function Provider({ uuid }: { uuid: string }) {
           </table>
         )}
       </section>
+      {rp.root.children.length > 0 && (
+        <section aria-label="Tree usage" className="panel">
+          <h3>
+            Whole tree <small>({rp.root.name} and its children)</small>
+          </h3>
+          {rp.treeCapacity.map((l) => (
+            <div key={l.resourceClass} data-tree-class={l.resourceClass}>
+              <UsageBar
+                label={l.resourceClass}
+                resourceClass={l.resourceClass}
+                used={l.used}
+                capacity={l.capacity}
+                warnAt={FULL_AT}
+              />
+            </div>
+          ))}
+        </section>
+      )}
       <section aria-label="Traits" className="panel">
         <h3>Traits</h3>
         {rp.traits.length === 0 && <p>None.</p>}

@@ -15,6 +15,8 @@ export const ZONE_KEY = 'availability_zone';
 export interface HostColumns {
   readonly roots: Int32Array;
   readonly names: readonly string[];
+  /** Per host: its name with every number zero-padded, so plain comparison sorts host-2 before host-10. */
+  readonly sortNames: readonly string[];
   readonly disabled: Uint8Array;
   readonly zones: readonly (string | null)[];
   /** Per host: its root's aggregates, by display name. */
@@ -29,6 +31,11 @@ export interface HostColumns {
 /** The display name of an aggregate: its name, else its uuid. */
 export function aggregateLabel(a: Pick<AggregateRecord, 'uuid' | 'name'>): string {
   return a.name ?? a.uuid;
+}
+
+/** `name` with each run of digits padded to 12: "host-2" -> "host-000000000002". */
+export function naturalKey(name: string): string {
+  return name.replace(/\d+/g, (d) => d.padStart(12, '0'));
 }
 
 function compareText(a: string, b: string): number {
@@ -121,6 +128,7 @@ function buildColumns(index: CapacityIndex, aggregates: readonly AggregateRecord
   return {
     roots: Int32Array.from(roots),
     names,
+    sortNames: names.map(naturalKey),
     disabled,
     zones,
     aggregates: aggs,

@@ -206,7 +206,7 @@ function keysOf(
 ): ArrayLike<number> | readonly (string | null)[] {
   switch (order.field) {
     case 'NAME':
-      return cols.names;
+      return cols.sortNames;
     case 'AVAILABILITY_ZONE':
       return cols.zones;
     case 'AGGREGATES':
@@ -242,7 +242,7 @@ function sortPositions(
   const sign = order.direction === 'DESC' ? -1 : 1;
   const keys = keysOf(index, cols, order);
   const tie = (a: number, b: number) =>
-    compareText(cols.names[a]!, cols.names[b]!) ||
+    compareText(cols.sortNames[a]!, cols.sortNames[b]!) ||
     index.providerId[cols.roots[a]!]! - index.providerId[cols.roots[b]!]!;
   positions.sort((a, b) => {
     const x = keys[a]!;

@@ -212,6 +212,17 @@ describe('listHosts', () => {
     expect(page.totalCount).toBe(want.length);
   });
 
+  it('sorts names with numbers in numeric order (host-2 before host-10)', () => {
+    const rows: IndexRows = {
+      providers: ['host-10', 'host-2', 'host-1', 'host-2a'].map((n, i) => provider(i + 1, n)),
+      inventories: [],
+      traits: [],
+      aggregates: [],
+    };
+    const page = listHosts(CapacityIndex.fromRows(rows), [], { first: 10, offset: 0 });
+    expect(page.hosts.map((h) => h.name)).toEqual(['host-1', 'host-2', 'host-2a', 'host-10']);
+  });
+
   it('pages with the total of all pages', () => {
     expect(list({ first: 2, offset: 0 }).hosts.map((h) => h.name)).toEqual(['alpha', 'bravo']);
     const second = list({ first: 2, offset: 2 });

@@ -168,7 +168,9 @@ export function Overview() {
   const totals = live.data?.capacityChanged.groups[0] ?? overview.data?.capacity[0];
   const classes = useMemo(() => totals?.lines.map((l) => l.resourceClass) ?? [], [totals]);
   const [rc, setRc] = useState<string>('');
-  const chosen = rc || (classes.includes('MEMORY_MB') ? 'MEMORY_MB' : (classes[0] ?? ''));
+  // MEMORY_MB until the totals say the cloud has none: the rankings load with the totals, not after.
+  const chosen =
+    rc || (classes.length === 0 || classes.includes('MEMORY_MB') ? 'MEMORY_MB' : classes[0]!);
   const names = new Map(overview.data?.aggregates.map((a) => [a.uuid, a.name]) ?? []);
 
   if (overview.error) {

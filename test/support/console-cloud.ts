@@ -5,7 +5,7 @@
 // and proj-d without limits, filling racks 2 and 3 unevenly (below 90 % on every host).
 import { randomUUID } from 'node:crypto';
 import type { App } from '../../src/app/app';
-import { buildResourceProvider } from './factories';
+import { buildResourceProvider, nameAggregate } from './factories';
 import { gql } from './graphql';
 
 export const HOST = { VCPU: 16, MEMORY_MB: 32_768, DISK_GB: 500 };
@@ -70,22 +70,10 @@ export async function seedConsoleCloud(app: App): Promise<ConsoleCloud> {
     }
   };
   for (const [i, agg] of aggregates.entries()) {
-    ok(
-      await gql(
-        app,
-        'mutation($i: SetAggregateMetadataInput) { setAggregateMetadata(input: $i) { uuid } }',
-        {
-          i: {
-            uuid: agg,
-            name: `rack-${i + 1}`,
-            metadata: [
-              { key: 'rack', value: String(i + 1) },
-              { key: 'availability_zone', value: i < 2 ? 'az-1' : 'az-2' },
-            ],
-          },
-        },
-      ),
-    );
+    await nameAggregate(app.services, agg, `rack-${i + 1}`, {
+      rack: String(i + 1),
+      availability_zone: i < 2 ? 'az-1' : 'az-2',
+    });
     for (let h = 0; h < 20; h++) {
       const disabled = i === 2 && h === 19;
       const rp = await buildResourceProvider(app.services, {

@@ -50,3 +50,17 @@ export function claim(
     allocations: [{ providerUuid, resources }],
   };
 }
+
+/** Names aggregate `uuid` and replaces its metadata (Nova host-aggregate), as setAggregateMetadata does. */
+export function nameAggregate(
+  services: Services,
+  uuid: string,
+  name: string,
+  metadata: Readonly<Record<string, string>> = {},
+) {
+  return services.aggregates.setMetadata(
+    uuid,
+    name,
+    Object.entries(metadata).map(([key, value]) => ({ key, value })),
+  );
+}

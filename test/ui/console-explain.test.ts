@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { createTestApp, type TestApp } from '../support/app';
 import { browserIt, browserTitle, shotPath } from '../support/browser';
 import { CHROMIUM, type ConsoleHarness, openConsole } from '../support/console-build';
-import { buildResourceProvider } from '../support/factories';
+import { buildResourceProvider, nameAggregate } from '../support/factories';
 import { gql } from '../support/graphql';
 
 const HOSTS = 50;
@@ -83,18 +83,7 @@ describe(browserTitle('the explain page in chromium'), () => {
     t = await createTestApp();
     await t.app.services.traits.create('CUSTOM_GOLD');
     for (const [i, agg] of racks.entries()) {
-      const r = await gql(
-        t.app,
-        'mutation($i: SetAggregateMetadataInput) { setAggregateMetadata(input: $i) { uuid } }',
-        {
-          i: {
-            uuid: agg,
-            name: `rack-${i + 1}`,
-            metadata: [{ key: 'rack', value: String(i + 1) }],
-          },
-        },
-      );
-      expect(r.errors).toBeUndefined();
+      await nameAggregate(t.app.services, agg, `rack-${i + 1}`, { rack: String(i + 1) });
     }
     for (let h = 0; h < HOSTS; h++) {
       const isGold = h % 5 === 0;

@@ -9,7 +9,7 @@ import { CapacityHistoryService } from '../../src/placement/capacity-history';
 import { createTestApp, type TestApp } from '../support/app';
 import { browserIt, browserTitle, shotPath } from '../support/browser';
 import { CHROMIUM, type ConsoleHarness, openConsole } from '../support/console-build';
-import { buildResourceProvider } from '../support/factories';
+import { buildResourceProvider, nameAggregate } from '../support/factories';
 import { gql } from '../support/graphql';
 
 const HOST = { VCPU: 32, MEMORY_MB: 131_072, DISK_GB: 2_000 };
@@ -81,11 +81,7 @@ describe(browserTitle('the history page in chromium'), () => {
     }
     t = await createTestApp();
     for (const [i, agg] of racks.entries()) {
-      await gql(
-        t.app,
-        'mutation($i: SetAggregateMetadataInput) { setAggregateMetadata(input: $i) { uuid } }',
-        { i: { uuid: agg, name: `rack-${i + 1}`, metadata: [] } },
-      );
+      await nameAggregate(t.app.services, agg, `rack-${i + 1}`);
       for (let h = 0; h < HOSTS_PER_RACK; h++) {
         const rp = await buildResourceProvider(t.app.services, {
           name: `host-${i + 1}-${h}`,

@@ -7,6 +7,33 @@ import { int, percent } from '../format';
 import { graphql, type ResultOf } from '../graphql';
 import { AggregateLink, Badge, ErrorBox, FULL_AT, HostLink, UsageBar } from '../ui';
 
+/** One class's usage bar in a row of `name` (a dash when it has no inventory of the class). */
+function UsageCell(props: {
+  name: string;
+  rc: string;
+  amounts: { used: number; capacity: number } | undefined;
+  dataClass?: boolean;
+}) {
+  const { name, rc, amounts } = props;
+  return (
+    <td className="usage-cell" data-class={props.dataClass ? rc : undefined}>
+      {amounts ? (
+        <UsageBar
+          label={`${name} ${rc}`}
+          resourceClass={rc}
+          used={amounts.used}
+          capacity={amounts.capacity}
+          warnAt={FULL_AT}
+          hideLabel
+          compact
+        />
+      ) : (
+        <span className="none">—</span>
+      )}
+    </td>
+  );
+}
+
 /** One page of hosts, sorted and filtered by the server (hostList). */
 export const HOST_LIST = graphql(`
   query HostList($filter: HostListFilter, $orderBy: HostListOrder, $first: Int, $offset: Int) {
@@ -119,21 +146,12 @@ function ChildRows(props: { uuid: string; classes: readonly string[]; span: numb
           {props.classes.map((rc) => {
             const inv = c.inventories.find((i) => i.resourceClass === rc);
             return (
-              <td key={rc} className="usage-cell">
-                {inv ? (
-                  <UsageBar
-                    label={`${c.name} ${rc}`}
-                    resourceClass={rc}
-                    used={inv.usedExact}
-                    capacity={inv.capacityExact}
-                    warnAt={FULL_AT}
-                    hideLabel
-                    compact
-                  />
-                ) : (
-                  <span className="none">—</span>
-                )}
-              </td>
+              <UsageCell
+                key={rc}
+                name={c.name}
+                rc={rc}
+                amounts={inv && { used: inv.usedExact, capacity: inv.capacityExact }}
+              />
             );
           })}
           <td />
@@ -192,26 +210,15 @@ const HostRowView = memo(function HostRowView(props: { host: Host; classes: read
         <td className="num" data-field="instances">
           {int(h.instances)}
         </td>
-        {props.classes.map((rc) => {
-          const line = h.usage.find((l) => l.resourceClass === rc);
-          return (
-            <td key={rc} className="usage-cell" data-class={rc}>
-              {line ? (
-                <UsageBar
-                  label={`${h.name} ${rc}`}
-                  resourceClass={rc}
-                  used={line.used}
-                  capacity={line.capacity}
-                  warnAt={FULL_AT}
-                  hideLabel
-                  compact
-                />
-              ) : (
-                <span className="none">—</span>
-              )}
-            </td>
-          );
-        })}
+        {props.classes.map((rc) => (
+          <UsageCell
+            key={rc}
+            name={h.name}
+            rc={rc}
+            amounts={h.usage.find((l) => l.resourceClass === rc)}
+            dataClass
+          />
+        ))}
         <td className="num" data-field="fullest">
           {percent(h.maxUtilisation)}
         </td>

@@ -8,4 +8,4 @@ export const graphql = initGraphQLTada<{
   scalars: { ID: string; SafeInt: number; JSON: unknown };
 }>();
 
-export type { ResultOf, VariablesOf } from 'gql.tada';
+export type { ResultOf } from 'gql.tada';

@@ -1,7 +1,6 @@
-// Table tests for ImagePropertiesFilter (after nova/tests/unit/scheduler/filters/
-// test_image_props_filters.py; Nova's supported_instance tuples become root traits here, and the
-// hypervisor version the root trait CUSTOM_HYPERVISOR_VERSION_<n>), plus Nova's canonicalisation
-// and validation of the values (nova/objects/fields.py) and image_properties_default_architecture.
+// Table tests for ImagePropertiesFilter (after Nova's test_image_props_filters.py: supported_instance
+// tuples become root traits, the hypervisor version root trait CUSTOM_HYPERVISOR_VERSION_<n>), Nova's
+// canonicalisation and validation of the values (objects/fields.py), image_properties_default_architecture.
 import { STANDARD_TRAITS } from '../../src/db/seed';
 import { buildHostView, buildRequestSpec } from '../../src/scheduler/plugin-testing';
 import { createPipeline } from '../../src/scheduler/runtime/pipeline';

@@ -51,20 +51,41 @@ describe(browserTitle('GraphiQL offline in chromium'), () => {
           elsewhere.push(r.url());
         }
       });
+      // GraphiQL takes the query only once it has the schema: wait for its introspection answer.
+      const introspected = page.waitForResponse(
+        (r) =>
+          r.url().startsWith(`${base}/graphql`) &&
+          (r.request().postData() ?? '').includes('__schema'),
+        { timeout: 15_000 },
+      );
       await page.goto(`${base}/graphql`);
       await page.waitForSelector('.graphiql-container', { timeout: 15_000 });
+      await introspected;
       await page.click('[aria-label="Operation Editor"]');
       await page.keyboard.press('Control+A');
       await page.keyboard.insertText('query { version { berth placementMicroversion } }');
-      await page.click('.graphiql-execute-button');
-      await page.waitForFunction(
-        () =>
-          document
-            .querySelector('.graphiql-response')
-            ?.textContent?.includes('placementMicroversion'),
-        undefined,
-        { timeout: 15_000 },
-      );
+      // GraphiQL learns the operation name of the edited text a moment later (debounced): a
+      // click before that answers "Cannot infer operation Providers" (its example's name), so
+      // run again until the answer is this query's (15 s at most).
+      const deadline = Date.now() + 15_000;
+      let answered = false;
+      while (!answered && Date.now() < deadline) {
+        await page.click('.graphiql-execute-button');
+        answered = await page
+          .waitForFunction(
+            () =>
+              document
+                .querySelector('.graphiql-response')
+                ?.textContent?.includes('placementMicroversion'),
+            undefined,
+            { timeout: 2_000 },
+          )
+          .then(
+            () => true,
+            () => false,
+          );
+      }
+      expect(answered).toBe(true);
       const answer = await page.$eval('.graphiql-response', (el) => el.textContent ?? '');
       await page.screenshot({ path: shotPath('graphiql.png') });
       // The result pane draws spaces as no-break spaces.

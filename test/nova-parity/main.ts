@@ -124,11 +124,18 @@ async function berthAnswers(
   });
   try {
     await createTraits(t.app, scenarios);
-    // Scenarios are independent (each request is member_of its own scope aggregate): load and
-    // explain a few at a time.
-    const both = await concurrently(scenarios, concurrency, async (s) => {
+    // Scenarios are independent (each request is member_of its own scope aggregate), but the
+    // zone and tenant lookups read every aggregate of the cloud, as Nova's side does
+    // (cloudAggregates): load every scenario first, then explain a few at a time.
+    await concurrently(scenarios, concurrency, async (s) => {
       try {
         await loadScenario(t.app, s);
+      } catch (err) {
+        throw new Error(`scenario ${s.index} (seed ${s.seed}): ${(err as Error).message}`);
+      }
+    });
+    const both = await concurrently(scenarios, concurrency, async (s) => {
+      try {
         const defaults = await explainScenario(t.app, s);
         const compat = await explainScenario(t.app, s, compatNames, novaCompatible(s.profile).name);
         return {

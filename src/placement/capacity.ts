@@ -20,17 +20,40 @@ export interface RankedProvider {
   readonly utilisation: number;
 }
 
+/** Most rollups kept for one index state. */
+const MEMO_SIZE = 32;
+
 /** Rollups and rankings over the capacity index. */
 export class CapacityService {
+  /** Rollups of the index state `memoOf` / `memoVersion` (dashboards ask the same ones again). */
+  private readonly memo = new Map<string, CapacityGroup[]>();
+  private memoOf: object | null = null;
+  private memoVersion = -1;
+
   constructor(private readonly candidates: CandidateService) {}
 
   /**
-   * The providers `filter` selects, rolled up by `grouping`.
+   * The providers `filter` selects, rolled up by `grouping`; the same rollup of an unchanged
+   * index is answered from memory (at most {@link MEMO_SIZE} kept).
    * @throws BadRequestError for unknown traits or classes, or malformed uuids.
    */
   async rollup(filter: ProviderFilterSql, grouping: CapacityGrouping): Promise<CapacityGroup[]> {
     const index = await this.candidates.current();
-    return capacityRollup(index, slotsMatching(index, filter), grouping);
+    if (this.memoOf !== index || this.memoVersion !== index.version) {
+      this.memo.clear();
+      this.memoOf = index;
+      this.memoVersion = index.version;
+    }
+    const key = `${grouping} ${JSON.stringify(filter)}`;
+    let groups = this.memo.get(key);
+    if (groups === undefined) {
+      groups = capacityRollup(index, slotsMatching(index, filter), grouping);
+      if (this.memo.size >= MEMO_SIZE) {
+        this.memo.clear();
+      }
+      this.memo.set(key, groups);
+    }
+    return groups;
   }
 
   /** The lines of an aggregate's member providers (empty for an unknown aggregate). */

@@ -156,6 +156,6 @@ builder.objectField(Schedule, 'candidateStage', (t) =>
     nullable: true,
     description:
       'How the allocation-candidate query narrowed the hosts: always for explainPlacement, for schedule when no host had candidates; null otherwise and when a plugin declared the request unsatisfiable first.',
-    resolve: (s) => s.candidateStage ?? null,
+    resolve: (s) => (s.candidateStage ? s.candidateStage() : null),
   }),
 );

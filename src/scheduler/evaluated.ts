@@ -43,3 +43,12 @@ export async function candidateStageOf(
     aggregateName: (uuid) => names.get(uuid),
   });
 }
+
+/** `fn`, run at the first call only; later calls share its promise. */
+export function once<T>(fn: () => Promise<T>): () => Promise<T> {
+  let p: Promise<T> | undefined;
+  return () => {
+    p ??= fn();
+    return p;
+  };
+}

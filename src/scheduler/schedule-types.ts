@@ -41,9 +41,10 @@ export interface ScheduleOutcome {
   readonly explanation: Explanation;
   readonly ranking: readonly RankedHost[];
   /**
-   * How the allocation-candidate query narrowed the hosts: always for explainPlacement, for
-   * schedule when it found no candidate; null otherwise (and when a plugin declared the request
-   * unsatisfiable before candidates were asked for).
+   * How the allocation-candidate query narrowed the hosts, computed when asked (once): for
+   * explainPlacement always, for schedule when it found no candidate; absent otherwise. It
+   * resolves to null when a plugin declared the request unsatisfiable before candidates were
+   * asked for.
    */
-  readonly candidateStage?: CandidateStage | null;
+  readonly candidateStage?: () => Promise<CandidateStage | null>;
 }

@@ -16,7 +16,7 @@ import type { AggregateMetadataCache } from '../placement/host-rows';
 import { ClaimBatcher, type ClaimWriter } from './claiming/claim-batcher';
 import { InFlight, selectClaimOrder } from './claiming/claim-order';
 import { proposeSelections } from './claiming/dry-run';
-import { candidateStageOf, type Evaluated, type RequestEvaluation } from './evaluated';
+import { candidateStageOf, type Evaluated, once, type RequestEvaluation } from './evaluated';
 import { fromView, noValidHost, toView, treeOf } from './host-requests';
 import type { AllocationRequestView, HostView } from './plugin-api';
 import {
@@ -188,8 +188,14 @@ export class SchedulingService {
   private async explainNow(req: ScheduleRequest): Promise<ScheduleOutcome> {
     const evaluated = await this.evaluate(req);
     const { explanation, ranking, spec } = evaluated;
-    const candidateStage = await candidateStageOf(this.candidates, this.aggregates, evaluated);
-    const reason = noValidHost(explanation, candidateStage);
+    // Explained now when no host had candidates (the reason says why), else only if asked for.
+    const candidateStage = once(() =>
+      candidateStageOf(this.candidates, this.aggregates, evaluated),
+    );
+    const reason = noValidHost(
+      explanation,
+      explanation.hostsIn === 0 ? await candidateStage() : null,
+    );
     const selections = proposeSelections(req.consumerUuids, ranking, spec, reason);
     return { selections, explanation, ranking, candidateStage };
   }
@@ -211,7 +217,7 @@ export class SchedulingService {
     const selections: Selection[] = [];
     const claimed: Claimed[] = [];
     let first: RequestEvaluation | undefined;
-    let candidateStage: CandidateStage | null = null;
+    let candidateStage: ScheduleOutcome['candidateStage'];
     const chosen = this.pipelineFor(req.profile, req.filters); // for all, whatever a reload does
     for (const consumerUuid of req.consumerUuids) {
       // Earlier consumers of this request have claimed: they count as placed members.
@@ -231,13 +237,14 @@ export class SchedulingService {
       }
       selections.push(result.selection);
       if (!result.claimed) {
-        candidateStage = result.candidateStage;
+        const found = result.candidateStage;
+        candidateStage = found ? () => Promise.resolve(found) : undefined;
         if (req.consumerUuids.length > 1) {
           return {
             selections: await this.failAll(req, consumerUuid, result.selection, claimed),
             explanation: first.explanation,
             ranking: first.ranking,
-            candidateStage,
+            ...(candidateStage ? { candidateStage } : {}),
           };
         }
         break;
@@ -248,7 +255,7 @@ export class SchedulingService {
       selections,
       explanation: first!.explanation,
       ranking: first!.ranking,
-      candidateStage,
+      ...(candidateStage ? { candidateStage } : {}),
     };
   }
 

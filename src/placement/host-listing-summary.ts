@@ -2,7 +2,9 @@
 // per column over every root of the capacity index, built once per index version and aggregate
 // set and reused by every listing until either changes (a page turn at 10,000 hosts re-sorts
 // numbers; it does not walk the trees again).
+
 import type { CapacityIndex } from './allocation-candidates/capacity-index';
+import { compareText } from './compare-text';
 import { distinctCount } from './host-rows';
 import type { AggregateRecord } from './types';
 
@@ -36,10 +38,6 @@ export function aggregateLabel(a: Pick<AggregateRecord, 'uuid' | 'name'>): strin
 /** `name` with each run of digits padded to 12: "host-2" -> "host-000000000002". */
 export function naturalKey(name: string): string {
   return name.replace(/\d+/g, (d) => d.padStart(12, '0'));
-}
-
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Highest used / capacity over the classes of `slots` (summed per class across the tree). */

@@ -3,8 +3,10 @@
 // zone, aggregates, instances and disabled state, filtered, sorted and paged in memory from the
 // capacity index the candidate engine reads (src/placement/allocation-candidates/capacity-index.ts).
 // No SQL per row: the aggregates' names and metadata are read once per listing.
+
 import type { CapacityIndex } from './allocation-candidates/capacity-index';
 import { type CapacityLine, capacityLines } from './capacity-rollup';
+import { compareText } from './compare-text';
 import { BadRequestError, ErrorCode } from './errors';
 import { type HostColumns, hostColumns } from './host-listing-summary';
 import type { AggregateRecord } from './types';
@@ -226,10 +228,6 @@ function keysOf(
       );
     }
   }
-}
-
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Sorts positions by `order`; hosts without a key last either way; ties by name, then id. */

@@ -3,6 +3,7 @@
 // constraints with what they lack ("host-7: MEMORY_MB 600000 requested, 512000 free"). Answered
 // from the capacity index by the per-host predicates of stage-constraints.ts. Placement, Nova
 // and Horizon stop at "no valid host"; this is what explainPlacement and the REST extension add.
+import { compareText } from '../compare-text';
 import type { CapacityIndex } from './capacity-index';
 import type { CandidateRequest } from './request';
 import {
@@ -249,7 +250,7 @@ function closest(
   }
   scored.sort(
     (a, b) =>
-      b.closeness - a.closeness || compareNames(index.name[hosts[a.h]!]!, index.name[hosts[b.h]!]!),
+      b.closeness - a.closeness || compareText(index.name[hosts[a.h]!]!, index.name[hosts[b.h]!]!),
   );
   return scored.slice(0, max).map(({ h, failed }) => {
     const t = hosts[h]!;
@@ -270,8 +271,6 @@ function closest(
     return { hostUuid: index.uuid[t]!, hostName: index.name[t]!, misses };
   });
 }
-
-const compareNames = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 function summarise(
   total: number,

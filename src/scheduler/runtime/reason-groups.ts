@@ -1,5 +1,6 @@
 // Groups one filter's rejections by reason code, for "why no valid host" at a glance: twenty hosts
 // short of RAM are one line with a count, not twenty (no Nova counterpart; Nova logs per host).
+import { compareText } from '../../placement/compare-text';
 import type { Rejection } from './explanation';
 
 /** Most example rejections a group keeps. */
@@ -41,5 +42,5 @@ export function groupRejections(rejections: readonly Rejection[]): RejectionGrou
       message: g.examples[0]!.reason,
       examples: g.examples,
     }))
-    .sort((a, b) => b.count - a.count || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+    .sort((a, b) => b.count - a.count || compareText(a.code, b.code));
 }

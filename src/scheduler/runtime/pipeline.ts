@@ -120,6 +120,8 @@ export function createPipeline(
   const logger = options.logger ?? NO_LOGGER;
   const budgetFor = (p: { name: string; timeBudgetMs?: number }) =>
     new Budget(p.timeBudgetMs ?? defaultTimeBudgetMs, now, p.name);
+  // Each filter's default reason code, derived once per pipeline rather than per request.
+  const defaultCodes = new Map(plugins.filters.map((f) => [f.name, defaultReasonCode(f.name)]));
   const logFailure = (failure: PluginFailure) => {
     logger.warn({ ...failure }, `scheduler plugin ${failure.plugin} failed in ${failure.phase}`);
   };
@@ -176,17 +178,16 @@ export function createPipeline(
     onFailure: (failure: PluginFailure) => void,
   ): Promise<{ step: FilterStep; survivors: HostView[] }> {
     const budget = budgetFor(f);
-    const defaultCode = defaultReasonCode(f.name);
+    const defaultCode = defaultCodes.get(f.name)!;
     const start = now();
     const fail = (failure: Omit<PluginFailure, 'plugin' | 'policy'>) => {
       const full: PluginFailure = { ...failure, plugin: f.name, policy: f.onError };
       onFailure(full);
       const open = f.onError === 'open';
       const reason = `${f.name} failed closed (${full.cause}): ${full.message}`;
-      const code = FAILED_CLOSED_CODE;
       const rejections = open
         ? []
-        : hosts.map((h) => ({ host: h.uuid, hostName: h.name, reason, code }));
+        : hosts.map((h) => ({ host: h.uuid, hostName: h.name, reason, code: FAILED_CLOSED_CODE }));
       const after = open ? hosts.length : 0;
       const step = {
         plugin: f.name,

@@ -12,6 +12,7 @@ import { ClaimService } from '../placement/claims';
 import { hostsOfConsumers } from '../placement/consumer';
 import { BadRequestError, ErrorCode } from '../placement/errors';
 import { AggregateMetadataCache } from '../placement/host-rows';
+import type { PlanningDeps } from '../planning/planning-view';
 import type { ClaimWriter } from '../scheduler/claiming/claim-batcher';
 import { errorMessage } from '../scheduler/runtime/isolation';
 import { type OperatorPlugins, outOfProcessPlugins } from '../scheduler/runtime/out-of-process';
@@ -54,6 +55,10 @@ export interface Scheduling {
   readonly service: SchedulingService;
   /** Moves started by `schedule` (confirmMove / revertMove). */
   readonly moves: ClaimService;
+  /** The pipelines running now, one per profile (planning builds candidate ones beside them). */
+  readonly pipelines: PipelineSet;
+  /** What capacity planning reads from this replica (src/planning/planning-view.ts). */
+  readonly planning: PlanningDeps;
   readonly cache: CandidateCache;
   /** The default profile's configuration, as of the current generation. */
   readonly config: SchedulerConfig;
@@ -138,25 +143,39 @@ export function createScheduling(
     services.allocations,
     services.providers,
   );
+  const hostViews = new HostViewCache();
+  const aggregates = new AggregateMetadataCache(services.dataSource, services.changes);
+  const instanceHosts = (uuids: readonly string[]) => hostsOfConsumers(services.dataSource, uuids);
+  const serverGroups = (uuid: string, placing: readonly string[]) =>
+    services.serverGroups.placement(uuid, placing);
   const service = new SchedulingService({
     candidates: services.candidates,
     pipelineFor: (profile, filters) => pipelines.pipelineFor(profile, filters),
     candidateCache,
-    hostViews: new HostViewCache(),
-    aggregates: new AggregateMetadataCache(services.dataSource, services.changes),
+    hostViews,
+    aggregates,
     evaluations: new EvaluationMemo(config.scheduler.evaluationReuseMs),
     claimService: moves,
     claimBatch: config.scheduler.claimBatch,
     ...(observed ? { observeClaims: (writer: ClaimWriter) => observed.claimWriter(writer) } : {}),
     log,
-    instanceHosts: (uuids) => hostsOfConsumers(services.dataSource, uuids),
-    serverGroups: (uuid, placing) => services.serverGroups.placement(uuid, placing),
+    instanceHosts,
+    serverGroups,
     maxClaimAttempts: config.scheduler.maxClaimAttempts,
     ...(observed ? { stages: observed.stages } : {}),
   });
   return {
     service,
     moves,
+    pipelines,
+    planning: {
+      candidates: services.candidates,
+      aggregates,
+      hostViews,
+      instanceHosts,
+      serverGroups,
+      bounds: config.limits.candidates,
+    },
     cache: candidateCache,
     get config() {
       return defaultConfig();

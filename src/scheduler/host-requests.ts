@@ -3,6 +3,7 @@
 import type { CandidateStage } from '../placement/allocation-candidates/candidate-stage';
 import { SHARING_TRAIT } from '../placement/allocation-candidates/capacity-index';
 import type {
+  AllocationCandidates,
   AllocationRequest,
   ProviderAllocation,
 } from '../placement/allocation-candidates/results';
@@ -26,6 +27,22 @@ export function treeOf(
   }
   const first = ar.allocations[0]!.providerUuid;
   return summaries.get(first)?.rootProviderUuid ?? first;
+}
+
+/** The allocation requests of an answer grouped by the root of the tree that hosts each, in order. */
+export function requestsByTree(c: AllocationCandidates): Map<string, AllocationRequestView[]> {
+  const summaries = new Map(c.providerSummaries.map((s) => [s.providerUuid, s]));
+  const requests = new Map<string, AllocationRequestView[]>();
+  for (const ar of c.allocationRequests) {
+    const rootUuid = treeOf(ar, summaries);
+    const list = requests.get(rootUuid);
+    if (list) {
+      list.push(toView(ar));
+    } else {
+      requests.set(rootUuid, [toView(ar)]);
+    }
+  }
+  return requests;
 }
 
 /** The plugins' view of an allocation request. */

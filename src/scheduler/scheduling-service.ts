@@ -17,8 +17,8 @@ import { ClaimBatcher, type ClaimWriter } from './claiming/claim-batcher';
 import { InFlight, selectClaimOrder } from './claiming/claim-order';
 import { proposeSelections } from './claiming/dry-run';
 import { candidateStageOf, type Evaluated, once, type RequestEvaluation } from './evaluated';
-import { fromView, noValidHost, toView, treeOf } from './host-requests';
-import type { AllocationRequestView, HostView } from './plugin-api';
+import { fromView, noValidHost, requestsByTree } from './host-requests';
+import type { HostView } from './plugin-api';
 import {
   GROUP_HINT,
   type InstanceHostLookup,
@@ -156,17 +156,7 @@ export class SchedulingService {
 
   /** Groups allocation requests by tree; the trees' views come from the host-view cache. */
   private async hostViews(c: AllocationCandidates): Promise<HostView[]> {
-    const summaries = new Map(c.providerSummaries.map((s) => [s.providerUuid, s]));
-    const requests = new Map<string, AllocationRequestView[]>();
-    for (const ar of c.allocationRequests) {
-      const rootUuid = treeOf(ar, summaries);
-      const list = requests.get(rootUuid);
-      if (list) {
-        list.push(toView(ar));
-      } else {
-        requests.set(rootUuid, [toView(ar)]);
-      }
-    }
+    const requests = requestsByTree(c);
     if (requests.size === 0) {
       return [];
     }

@@ -80,6 +80,8 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
   readonly anchors = new SharingAnchors(this);
   /** Bumped on every change; caches of derived per-request data compare against it. */
   version = 0;
+  /** Bumped when providers, inventories, traits or aggregates change (not usage): overlays check it. */
+  shape = 0;
   private knownClasses: Set<string> | null = null;
   private knownTraits: Set<string> | null = null;
 
@@ -203,6 +205,7 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
     this.invSlots[slot] = slots;
     this.touchSlot(slot);
     this.version++;
+    this.shape++;
   }
 
   /**
@@ -384,6 +387,7 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
 
   private touch(): void {
     this.version++;
+    this.shape++;
     this.anchors.invalidate();
   }
 }

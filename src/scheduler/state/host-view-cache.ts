@@ -65,6 +65,27 @@ export class HostViewCache {
     });
   }
 
+  /**
+   * A new cache for `overlay`, an overlay of the index this cache serves (src/placement/
+   * allocation-candidates/index-overlay.ts), starting with this cache's entries: they stay valid
+   * for every provider the overlay has not changed (its stamps start as the live index's).
+   */
+  forkFor(
+    live: CapacityIndex,
+    overlay: CapacityIndex,
+    aggregates: readonly AggregateWithMetadata[],
+  ): HostViewCache {
+    const fork = new HostViewCache();
+    fork.index = overlay;
+    fork.aggregates = aggregates;
+    if (this.index === live && this.aggregates === aggregates) {
+      for (const [root, entry] of this.entries) {
+        fork.entries.set(root, entry);
+      }
+    }
+    return fork;
+  }
+
   private lookup(index: CapacityIndex, root: string): HostBase | undefined {
     const entry = this.entries.get(root);
     if (!entry) {

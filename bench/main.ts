@@ -7,6 +7,7 @@
 //   [--sched-shared-cache gated|always|off] [--sched-no-full (skip the 15 filters + 6 weighers run)]
 //   [--no-scheduling] [--only-scheduling]
 //   "why no allocation candidates?" (bench/candidate-stage.ts): [--only-explain] [--explain-hosts 10000]
+//   capacity planning (bench/planning.ts): [--only-planning] [--planning-hosts 10000] [--no-planning]
 //   direct GraphQL answer against the executor, a gate (bench/direct-answer.ts): [--only-direct]
 //   [--direct-hosts 1000]; part of the flat scenario otherwise
 //   [--no-instrument] (no histograms or spans anywhere; also skips the overhead scenario)
@@ -21,6 +22,7 @@ import { runEngineBench } from './engine';
 import { gql, timeQuery, timeRollups } from './graphql-timing';
 import { gqlRequest } from './http/scenarios';
 import { runInstrumentationBench } from './instrumentation';
+import { runPlanningBench } from './planning';
 import {
   compareRates,
   runSchedulingBench,
@@ -76,6 +78,16 @@ async function main(): Promise<void> {
   };
   if (flag('only-explain')) {
     return explainBench();
+  }
+  const planningBench = () =>
+    runPlanningBench(withApp, {
+      hosts: num('planning-hosts', smoke ? 300 : 10000),
+      iterations,
+      smoke,
+      log,
+    });
+  if (flag('only-planning')) {
+    return planningBench();
   }
   if (flag('only-direct')) {
     const hosts = num('direct-hosts', 1000);
@@ -225,6 +237,9 @@ async function main(): Promise<void> {
   });
 
   await explainBench();
+  if (!flag('no-planning')) {
+    await planningBench();
+  }
 
   await withApp('nested', async (app) => {
     await seedDataset(app.dataSource, { hosts: nested, shape: 'nested', sharing: 2 });

@@ -56,6 +56,8 @@ export const MUTATION_ROLES: Readonly<Record<string, Role>> = {
   deleteServerGroup: 'scheduler',
   addServerGroupMembers: 'scheduler',
   removeServerGroupMembers: 'scheduler',
+  // Capacity planning: a drain plan's destinations claimed as moves (what Nova's conductor may do).
+  reserveDrainPlan: 'service',
 };
 
 /**
@@ -94,6 +96,13 @@ export const PROJECT_SCOPED_QUERIES: ReadonlySet<string> = new Set([
 export const ADMIN_ONLY_ARGUMENTS: Readonly<Record<string, readonly (readonly string[])[]>> = {
   schedule: [['input', 'filters']],
   explainPlacement: [['input', 'filters']],
+  // A pipeline of the caller's own (plugin settings, plugin directories on the server) and the
+  // audit trail's requests are the operator's: the running profiles are open to readers.
+  simulate: [
+    ['input', 'pipeline'],
+    ['input', 'comparePipeline'],
+    ['input', 'fromAudit'],
+  ],
 };
 
 /** The first admin-only argument `field`'s coerced `args` set (as `a.b`), or null. */

@@ -10,10 +10,13 @@ import { registerAuditCommand } from './audit-command';
 import { registerCheckCommand } from './check-command';
 import { openDatabase } from './database';
 import { registerDemoCommand } from './demo-command';
+import { registerDrainPlanCommand } from './drain-plan-command';
 import { configOrExit, exitWithStartupError } from './errors';
 import { registerExportCommand } from './export-placement-command';
+import { registerHeadroomCommand } from './headroom-command';
 import { registerImportCommand } from './import-command';
 import { registerServeCommand } from './serve-command';
+import { registerSimulateCommand } from './simulate-command';
 import { registerTokenCommand } from './token-command';
 
 const program = new Command('berth')
@@ -71,6 +74,9 @@ registerTokenCommand(program);
 registerCheckCommand(program);
 registerAuditCommand(program);
 registerDemoCommand(program);
+registerHeadroomCommand(program);
+registerSimulateCommand(program);
+registerDrainPlanCommand(program);
 
 program
   .command('version')

@@ -1,0 +1,2 @@
+// GraphQL types and root fields of capacity planning (headroom); filled in with its feature.
+export {};

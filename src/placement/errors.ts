@@ -36,6 +36,10 @@ const PRECISE_CODES = {
   UNKNOWN_PROFILE: 'berth.scheduler.unknown_profile',
   SCHEDULER_RELOAD_FAILED: 'berth.scheduler.reload_failed',
   IMPORT_INVALID_SOURCE: 'berth.import.invalid_source',
+  DRAIN_NO_HOSTS: 'berth.drain.no_hosts',
+  DRAIN_TOO_MANY_HOSTS: 'berth.drain.too_many_hosts',
+  DRAIN_UNKNOWN_HOST: 'berth.drain.unknown_host',
+  DRAIN_NOT_A_HOST: 'berth.drain.not_a_host',
 } as const;
 
 /** Stable error codes. Never change or reuse one (upstream errors.py rule). */

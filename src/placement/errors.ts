@@ -40,6 +40,9 @@ const PRECISE_CODES = {
   DRAIN_TOO_MANY_HOSTS: 'berth.drain.too_many_hosts',
   DRAIN_UNKNOWN_HOST: 'berth.drain.unknown_host',
   DRAIN_NOT_A_HOST: 'berth.drain.not_a_host',
+  SIMULATION_INVALID_PIPELINE: 'berth.simulation.invalid_pipeline',
+  SIMULATION_INVALID_TRACE: 'berth.simulation.invalid_trace',
+  SIMULATION_TOO_LARGE: 'berth.simulation.too_large',
 } as const;
 
 /** Stable error codes. Never change or reuse one (upstream errors.py rule). */

@@ -118,7 +118,8 @@ const ClosestMiss = builder.objectRef<ClosestMissRecord>('ClosestMiss').implemen
   }),
 });
 
-const CandidateStage = builder.objectRef<CandidateStageRecord>('CandidateStage').implement({
+/** GraphQL CandidateStage (also a simulated placement's, schema/simulation.ts). */
+export const CandidateStage = builder.objectRef<CandidateStageRecord>('CandidateStage').implement({
   ...part,
   description:
     'How the allocation-candidate query narrowed the hosts: each constraint of the request (as scheduler plugins amended it) alone and in order, and the hosts that miss by the fewest constraints.',

@@ -25,7 +25,8 @@ import { PluginFailure, Rejection, RejectionGroup, RequestAmendment } from './pl
 import { ResourceProvider } from './resource-provider';
 import { hintsOrThrow, SchedulerHintInput } from './scheduler-hints';
 
-const ScheduleInput = builder.inputType('ScheduleInput', {
+/** GraphQL ScheduleInput (also the requests of a simulation trace). */
+export const ScheduleInput = builder.inputType('ScheduleInput', {
   description:
     'A scheduling request: the Placement part, the flavor-like part read by filters, and who consumes.',
   fields: (t) => ({
@@ -231,7 +232,11 @@ export const Schedule = builder.objectRef<ScheduleOutcome>('Schedule').implement
 
 type ScheduleArgs = typeof ScheduleInput.$inferInput;
 
-function toScheduleRequest(input: ScheduleArgs) {
+/**
+ * The scheduling request of a ScheduleInput (also a simulation trace's requests, schema/simulation.ts).
+ * @throws BadRequestError for no consumer, a bad consumer type, uuid, request or hint.
+ */
+export function toScheduleRequest(input: ScheduleArgs) {
   if (input.consumerUuids.length === 0) {
     throw new BadRequestError(
       'consumerUuids must name at least one consumer.',

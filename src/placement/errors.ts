@@ -43,6 +43,8 @@ const PRECISE_CODES = {
   SIMULATION_INVALID_PIPELINE: 'berth.simulation.invalid_pipeline',
   SIMULATION_INVALID_TRACE: 'berth.simulation.invalid_trace',
   SIMULATION_TOO_LARGE: 'berth.simulation.too_large',
+  HEADROOM_FLAVOR_COUNT: 'berth.headroom.flavor_count',
+  HEADROOM_DUPLICATE_FLAVOR: 'berth.headroom.duplicate_flavor',
 } as const;
 
 /** Stable error codes. Never change or reuse one (upstream errors.py rule). */

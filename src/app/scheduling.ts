@@ -175,6 +175,7 @@ export function createScheduling(
       instanceHosts,
       serverGroups,
       bounds: config.limits.candidates,
+      flavors: config.planning.flavors,
     },
     cache: candidateCache,
     get config() {

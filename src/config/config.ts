@@ -14,6 +14,7 @@ import type { CandidateBounds } from '../placement/allocation-candidates/find-al
 import { type ExtenderConfig, parseExtenders } from '../scheduler/runtime/extender-config';
 import { type CapacityConfig, capacityConfigOrThrow } from './capacity-history';
 import { ConfigError } from './config-error';
+import { type PlanningSettings, planningConfigOrThrow } from './planning';
 import { DEFAULT_FILTERS, DEFAULT_WEIGHERS, list, pluginConfigOrThrow } from './scheduler';
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -177,7 +178,7 @@ const schema = z.object({
 });
 
 /** Validated configuration. */
-export interface Config {
+export interface Config extends PlanningSettings {
   /** Postgres URL; undefined = start embedded PGlite under dataDir. */
   readonly databaseUrl: string | undefined;
   /** Redis URL; undefined = in-process LRU cache. */
@@ -289,10 +290,8 @@ export interface Config {
     readonly evaluationReuseMs: number;
   };
 }
-
 export { ConfigError } from './config-error';
 export { DEFAULT_FILTERS, pluginConfigOrThrow } from './scheduler';
-
 /**
  * Parses and validates the environment.
  * @throws ConfigError naming the first bad variable.
@@ -339,6 +338,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     auditRetentionDays: e.BERTH_AUDIT_RETENTION_DAYS,
     metricsOperationNames: e.BERTH_METRICS_OPERATION_NAMES,
     capacity: capacityConfigOrThrow(cleaned),
+    ...planningConfigOrThrow(cleaned),
     workers: e.BERTH_WORKERS,
     auth: authMode !== 'off',
     authMode,

@@ -7,6 +7,7 @@
 // request spec, the same pipeline (amend, candidates from the engine, filters, weighers, rank),
 // the host the claim would take (the best-ranked host's first allocation request).
 
+import type { PlanningFlavorSetting } from '../config/planning';
 import type { CandidateService } from '../placement/allocation-candidates/candidate-service';
 import type { CapacityIndex } from '../placement/allocation-candidates/capacity-index';
 import {
@@ -44,6 +45,8 @@ export interface PlanningDeps {
   readonly serverGroups?: ServerGroupLookup;
   /** The engine's bounds on one request's work. */
   readonly bounds?: CandidateBounds;
+  /** The flavors headroom counts when a caller names none (BERTH_PLANNING_FLAVORS). */
+  readonly flavors?: readonly PlanningFlavorSetting[];
 }
 
 /** One consumer's allocations applied to a view (placed: +1, released: -1). */

@@ -193,7 +193,8 @@ export async function providerOrThrow(ctx: Context, uuid: string): Promise<Resou
   return rp;
 }
 
-const ResourceAmount = builder
+/** GraphQL ResourceAmount: an amount of one resource class. */
+export const ResourceAmount = builder
   .objectRef<{ resourceClass: string; amount: number }>('ResourceAmount')
   .implement({
     ...part,

@@ -1,17 +1,19 @@
 // The console shell: sign-in when the server asks for a token, the header and navigation, and
 // hash routing (#/overview, #/providers, #/providers/<uuid>, #/explain, #/history, #/projects,
-// #/projects/<id>; a page's filters and sort follow `?` so views can be linked to).
+// #/projects/<id>, #/simulate, #/drain; a page's filters and sort follow `?` so views can be linked to).
 import { type FormEvent, type ReactNode, useEffect, useMemo, useState } from 'react';
 import { Provider as UrqlProvider, useQuery } from 'urql';
 import { createClient, storedToken, storeToken } from './client';
 import { type Route, useRoute } from './components/hash-route';
 import { graphql } from './graphql';
+import { Drain } from './pages/drain';
 import { Explain } from './pages/explain';
 import { History } from './pages/history';
 import { Overview } from './pages/overview';
 import { Project, Projects } from './pages/projects';
 import { Provider } from './pages/provider';
 import { Providers } from './pages/providers';
+import { Simulate } from './pages/simulate';
 import { ErrorBox } from './ui';
 
 const PROBE = graphql(`
@@ -24,6 +26,7 @@ const LINKS = [
   ['projects', 'Projects'],
   ['history', 'History'],
   ['explain', 'Why no valid host?'],
+  ['simulate', 'Simulate'],
 ] as const;
 
 function Page({ route }: { route: Route }) {
@@ -34,6 +37,10 @@ function Page({ route }: { route: Route }) {
       return <Explain />;
     case 'history':
       return <History />;
+    case 'simulate':
+      return <Simulate />;
+    case 'drain':
+      return <Drain params={route.params} />;
     case 'projects':
       return route.id ? (
         <Project projectId={route.id} highlight={route.params.get('consumer')} />

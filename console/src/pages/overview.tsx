@@ -1,13 +1,15 @@
 // Overview: how full the cloud is per resource class, an aggregates × classes heatmap, the hosts
-// that need a look (≥ 90 % full, disabled), the fullest and emptiest hosts for one class and the
-// projects holding the most. Live: capacityChanged re-sends the totals after every change, and
-// each event refreshes the rest (at most every 2 s).
+// that need a look (≥ 90 % full, disabled), the fullest and emptiest hosts for one class, the
+// projects holding the most, and the headroom per flavor (planning/headroom.tsx). Live:
+// capacityChanged re-sends the totals after every change, and each event refreshes the rest (at
+// most every 2 s).
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery, useSubscription } from 'urql';
 import { Heatmap } from '../components/heatmap';
 import { HostList, useRefresh } from '../components/host-list';
 import { amount, int } from '../format';
 import { graphql } from '../graphql';
+import { HeadroomPanel } from '../planning/headroom';
 import { ErrorBox, ProjectLink, UsageBar } from '../ui';
 
 const OVERVIEW = graphql(`
@@ -239,6 +241,7 @@ export function Overview() {
           </tbody>
         </table>
       </section>
+      <HeadroomPanel tick={tick} />
       <section aria-label="Utilisation by aggregate" className="panel">
         <h3>Utilisation by aggregate</h3>
         <Heatmap rows={overview.data?.byAggregate ?? []} classes={classes} names={names} />

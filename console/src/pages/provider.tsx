@@ -1,8 +1,11 @@
 // One provider: its state, its tree (NUMA cells, GPUs), per-class usage, traits, aggregates with
-// their metadata, and the consumers holding allocations on it.
+// their metadata, the consumers holding allocations on it, and for a host (a root provider) a
+// drain plan on demand (planning/drain-plan.tsx).
+import { useState } from 'react';
 import { useQuery } from 'urql';
 import { amount } from '../format';
 import { graphql } from '../graphql';
+import { DrainPanel } from '../planning/drain-plan';
 import { AggregateLink, Badge, ConsumersTable, ErrorBox, FULL_AT, UsageBar } from '../ui';
 
 /** The trait Nova sets on a disabled compute node's provider. */
@@ -69,6 +72,7 @@ function Tree({ node, current }: { node: TreeNode; current: string }) {
 export function Provider({ uuid }: { uuid: string }) {
   const [r] = useQuery({ query: PROVIDER, variables: { uuid } });
   const [on] = useQuery({ query: CONSUMERS_ON, variables: { uuid } });
+  const [draining, setDraining] = useState<string | null>(null);
   if (r.error) {
     return <ErrorBox error={r.error} />;
   }
@@ -104,7 +108,18 @@ export function Provider({ uuid }: { uuid: string }) {
             </>
           )}
         </p>
+        {rp.root.uuid === rp.uuid && (
+          <button
+            type="button"
+            className="drain-button"
+            aria-expanded={draining === rp.uuid}
+            onClick={() => setDraining(draining === rp.uuid ? null : rp.uuid)}
+          >
+            {draining === rp.uuid ? 'Hide drain plan' : 'Plan drain'}
+          </button>
+        )}
       </div>
+      {draining === rp.uuid && <DrainPanel hosts={[rp.uuid]} />}
       <section aria-label="Tree" className="panel">
         <h3>Tree</h3>
         <ul className="tree">

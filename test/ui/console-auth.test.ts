@@ -78,6 +78,7 @@ describe(browserTitle('the console with auth on'), () => {
         'Projects',
         'History',
         'Why no valid host?',
+        'Simulate',
       ]);
       // Kept for this tab: a reload stays signed in.
       await page.reload();

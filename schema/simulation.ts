@@ -392,11 +392,13 @@ builder.queryField('simulate', (t) =>
       let compare: ReturnType<typeof simulationPipeline> | undefined;
       try {
         compare = compareWith ? simulationPipeline(gen, compareWith, seed) : undefined;
+        const planning = ctx.scheduling.planning;
         return await simulate(
-          () => PlanningView.open(ctx.scheduling.planning),
+          () => PlanningView.open(planning),
           trace,
           run,
           compare,
+          () => planning.candidates.revision,
         );
       } finally {
         run.dispose();

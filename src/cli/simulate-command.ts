@@ -190,11 +190,13 @@ export async function runSimulate(
   const run = simulationPipeline(gen, configurationOf(o), o.seed);
   const compare = o.compare ? simulationPipeline(gen, { profile: o.compare }, o.seed) : undefined;
   try {
+    const planning = app.scheduling.planning;
     const result = await simulate(
-      () => PlanningView.open(app.scheduling.planning),
+      () => PlanningView.open(planning),
       trace,
       run,
       compare,
+      () => planning.candidates.revision,
     );
     if (o.json) {
       out.write(`${await asJson(result)}\n`);

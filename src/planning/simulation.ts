@@ -87,24 +87,60 @@ export function traceConsumers(trace: readonly ScheduleRequest[]): number {
   return trace.reduce((n, r) => n + r.consumerUuids.length, 0);
 }
 
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** A yield that took longer than this ran other work: the replica is busy. */
+const CONTENDED_MS = 2;
+/** While busy, the simulation waits this many times its last request's time after it. */
+const BACKOFF = 8;
+/** Longest such wait. */
+const MAX_WAIT_MS = 20;
 
 /**
- * Places `trace` on `view` under `pipeline`, request by request (yielding to the event loop
- * between requests, so a long simulation does not stall `schedule` calls on this replica).
+ * What tells a simulation the replica is busy: a number that moves with its work (the capacity
+ * index's revision moves with every claim this replica writes or hears of).
+ */
+export type ActivitySignal = () => number;
+
+/**
+ * Yields to the event loop after a request that took `sliceMs`. When the replica is busy — the
+ * activity signal moved since the last request, or the yield ran other work for more than
+ * CONTENDED_MS — the simulation steps aside for BACKOFF times its own share, so it takes at most
+ * about 1 / (BACKOFF + 1) of a busy replica's thread; on an idle replica it runs at full speed.
+ */
+function pacer(activity: ActivitySignal | undefined) {
+  let seen = activity?.();
+  return async (sliceMs: number): Promise<void> => {
+    const started = performance.now();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const now = activity?.();
+    const busy = now !== seen || performance.now() - started > CONTENDED_MS;
+    seen = now;
+    if (busy) {
+      const wait = Math.min(MAX_WAIT_MS, Math.max(1, sliceMs * BACKOFF));
+      await new Promise<void>((resolve) => setTimeout(resolve, wait));
+    }
+  };
+}
+
+/**
+ * Places `trace` on `view` under `pipeline`, request by request, yielding to the event loop
+ * between requests (and stepping aside while the replica is busy: see pacer), so a long
+ * simulation does not slow `schedule` calls on this replica.
  */
 export async function runTrace(
   view: PlanningView,
   trace: readonly ScheduleRequest[],
   pipeline: SimulationPipeline,
+  activity?: ActivitySignal,
 ): Promise<SimulationRun> {
   const started = performance.now();
+  const yieldToLoop = pacer(activity);
   const placements: SimulatedPlacement[] = [];
   let index = 0;
   for (const [r, req] of trace.entries()) {
+    const slice = performance.now();
     placements.push(...(await placeRequest(view, req, r, index, pipeline)));
     index += req.consumerUuids.length;
-    await yieldToLoop();
+    await yieldToLoop(performance.now() - slice);
   }
   const placed = placements.filter((p) => p.host !== null).length;
   return {
@@ -250,7 +286,8 @@ export function diffRuns(run: SimulationRun, compare: SimulationRun): Simulation
 
 /**
  * Simulates `trace` under `run` (and, with `compare`, again on a fresh view under it), each on a
- * view `openView` makes of the cloud as it is now.
+ * view `openView` makes of the cloud as it is now; `activity` tells it when the replica is busy
+ * (see pacer).
  * @throws BadRequestError SIMULATION_TOO_LARGE above MAX_SIMULATED_CONSUMERS consumers;
  *   SIMULATION_INVALID_TRACE for an empty trace.
  */
@@ -259,6 +296,7 @@ export async function simulate(
   trace: readonly ScheduleRequest[],
   run: SimulationPipeline,
   compare?: SimulationPipeline,
+  activity?: ActivitySignal,
 ): Promise<SimulationResult> {
   const consumers = traceConsumers(trace);
   if (consumers > MAX_SIMULATED_CONSUMERS) {
@@ -273,10 +311,10 @@ export async function simulate(
       ErrorCode.SIMULATION_INVALID_TRACE,
     );
   }
-  const first = await runTrace(await openView(), trace, run);
+  const first = await runTrace(await openView(), trace, run, activity);
   if (!compare) {
     return { run: first, compare: null, diff: null };
   }
-  const second = await runTrace(await openView(), trace, compare);
+  const second = await runTrace(await openView(), trace, compare, activity);
   return { run: first, compare: second, diff: diffRuns(first, second) };
 }

@@ -390,4 +390,75 @@ describe(browserTitle('the capacity planning views in chromium'), () => {
     );
     expect(stay.consumer.move).toBeNull();
   });
+
+  browserIt('lets an admin replay the audit trail against a candidate configuration', async () => {
+    // Three schedule calls in the audit trail, each claiming one m1.small.
+    for (let c = 0; c < 3; c++) {
+      await ask(
+        'mutation($i: ScheduleInput!) { schedule(input: $i) { selections { host { uuid } } } }',
+        {
+          consumerUuids: [randomUUID()],
+          projectId: 'proj-s',
+          userId: 'u',
+          request: {
+            groups: [
+              {
+                suffix: '',
+                resources: [
+                  { resourceClass: 'VCPU', amount: 1 },
+                  { resourceClass: 'MEMORY_MB', amount: 2048 },
+                ],
+              },
+            ],
+          },
+        },
+        'admin',
+      );
+    }
+    const plugins = '{"RAMWeigher": {"multiplier": -1}}';
+    await signIn('admin');
+    await page.goto(`${base}/ui/#/simulate`);
+    await page.waitForSelector('.simulate[data-admin=true]');
+    await page.click('input[name=mode][value=audit]');
+    await page.fill('.sim-form [name=fromAudit]', '3');
+    await page.selectOption('.sim-form [name=compareProfile]', {
+      label: 'a candidate configuration…',
+    });
+    await page.fill('[data-testid=compare-pipeline] [name=cpPlugins]', plugins);
+    await page.click('.sim-form button[type=submit]');
+    await page.waitForSelector('[data-testid=sim-diff]');
+
+    const want = await ask<{
+      simulate: {
+        run: { label: string; placed: number; failed: number };
+        compare: { label: string; placed: number; failed: number };
+        diff: { same: number; differentHost: number; onlyInRun: number; onlyInCompare: number };
+      };
+    }>(
+      SIMULATE,
+      { fromAudit: 3, comparePipeline: { profile: 'default', plugins }, seed: 1 },
+      'admin',
+    );
+    expect(want.simulate.run.placed).toBe(3);
+    expect(want.simulate.compare.label).toBe('custom');
+    expect(await page.textContent('[data-testid=sim-compare] h3 code')).toBe('custom');
+    const counts = await page.$$eval('.sim-diff-counts li b', (bs) =>
+      bs.map((b) => Number(b.textContent)),
+    );
+    const { diff } = want.simulate;
+    expect(counts).toEqual([diff.same, diff.differentHost, diff.onlyInRun, diff.onlyInCompare]);
+    expect(diff.differentHost).toBeGreaterThan(0);
+    expect(await page.textContent('[data-testid=sim-run] [data-field=placed] b')).toBe('3');
+
+    // A reader has neither the audit trail nor a candidate configuration to choose.
+    await signIn('reader');
+    await page.goto(`${base}/ui/#/simulate`);
+    await page.waitForSelector('.simulate[data-admin=false] .sim-form');
+    expect(await page.$('input[name=mode][value=audit]')).toBeNull();
+    expect(
+      await page.$$eval('.sim-form [name=compareProfile] option', (os) =>
+        os.map((o) => o.textContent),
+      ),
+    ).not.toContain('a candidate configuration…');
+  });
 });

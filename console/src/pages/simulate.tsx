@@ -89,7 +89,10 @@ export function Simulate() {
 
   const answer = outcome && 'answer' in outcome ? outcome.answer : null;
   return (
-    <div className="simulate">
+    <div
+      className="simulate"
+      data-admin={permissions.known ? String(permissions.admin) : undefined}
+    >
       <div className="page-title">
         <h2>What would the scheduler do?</h2>
         <p className="subtitle">

@@ -4,7 +4,7 @@
 import { Fragment, useState } from 'react';
 import { useQuery } from 'urql';
 import { useRefresh } from '../components/host-list';
-import { int } from '../format';
+import { amount, int } from '../format';
 import { AggregateLink, ErrorBox } from '../ui';
 import { HEADROOM, type HeadroomAnswer, PLANNING_CHOICES } from './queries';
 import { flavorSimulationLink } from './trace';
@@ -143,7 +143,7 @@ export function HeadroomPanel({ tick }: { tick: number }) {
                           <span className="flavor-size">
                             {' '}
                             {flavor.resources
-                              .map((x) => `${x.resourceClass} ${x.amount}`)
+                              .map((x) => `${x.resourceClass} ${amount(x.resourceClass, x.amount)}`)
                               .join(' · ')}
                           </span>
                         )}

@@ -5,7 +5,7 @@ import { graphql, type ResultOf } from '../graphql';
 /** Profiles to choose from and the flavors headroom counts by default. */
 export const PLANNING_CHOICES = graphql(`
   query PlanningChoices {
-    schedulerProfiles { name }
+    schedulerProfiles { name filters weighers hostSubsetSize config }
     planningFlavors { name resources { resourceClass amount } required }
   }
 `);

@@ -3,6 +3,8 @@
 // admin, the last N schedule calls of the audit trail; the profile, a profile to compare with,
 // and the seed that breaks ties.
 import { useQuery } from 'urql';
+import { pipelineOf } from './pipeline';
+import { PipelineEditor } from './pipeline-editor';
 import { PLANNING_CHOICES } from './queries';
 import {
   EMPTY_ROW,
@@ -11,6 +13,9 @@ import {
   type TraceMode,
   type TraceRow,
 } from './trace';
+
+/** The compare selector's value for a candidate configuration (not a profile name). */
+const CUSTOM = ' custom';
 
 const MODES: readonly (readonly [TraceMode, string])[] = [
   ['table', 'Requests'],
@@ -152,6 +157,19 @@ export function TraceEditor(props: {
       profiles.push(p);
     }
   }
+  const compareWith = (v: string): SimulationForm =>
+    v === CUSTOM
+      ? {
+          ...form,
+          compareProfile: '',
+          comparePipeline:
+            form.comparePipeline ??
+            pipelineOf(
+              choices.data?.schedulerProfiles.find((p) => p.name === form.profile),
+              form.profile,
+            ),
+        }
+      : { ...form, compareProfile: v, comparePipeline: null };
   const modes = MODES.filter(([m]) => m !== 'audit' || props.admin || form.mode === 'audit');
   const setMode = (mode: TraceMode) =>
     onChange({
@@ -252,13 +270,16 @@ export function TraceEditor(props: {
           <span>Compare with</span>
           <select
             name="compareProfile"
-            value={form.compareProfile}
-            onChange={(e) => onChange({ ...form, compareProfile: e.target.value })}
+            value={form.comparePipeline ? CUSTOM : form.compareProfile}
+            onChange={(e) => onChange(compareWith(e.target.value))}
           >
             <option value="">no comparison</option>
             {profiles.map((p) => (
               <option key={p}>{p}</option>
             ))}
+            {(props.admin || form.comparePipeline) && (
+              <option value={CUSTOM}>a candidate configuration…</option>
+            )}
           </select>
         </label>
         <label>
@@ -275,6 +296,13 @@ export function TraceEditor(props: {
           {props.running ? 'Simulating…' : 'Simulate'}
         </button>
       </div>
+      {form.comparePipeline && (
+        <PipelineEditor
+          pipeline={form.comparePipeline}
+          profiles={profiles}
+          onChange={(comparePipeline) => onChange({ ...form, comparePipeline })}
+        />
+      )}
     </form>
   );
 }

@@ -1,6 +1,7 @@
 // A simulation's trace in the shapes the simulation page uses: table rows (a flavor's resources,
 // how many, an availability zone, scheduler hints), JSON lines pasted or written by hand, the
 // URL hash (so a simulation is a link), and the ScheduleInput list `simulate` is sent.
+import { type PipelineForm, pipelineFromHash, pipelineInput, pipelineToHash } from './pipeline';
 
 /** One row of the trace table: `count` consumers asking for the same thing, in one request. */
 export interface TraceRow {
@@ -29,6 +30,8 @@ export interface SimulationForm {
   readonly profile: string;
   /** '' for no comparison. */
   readonly compareProfile: string;
+  /** A candidate configuration to compare with instead (admin), or null. */
+  readonly comparePipeline: PipelineForm | null;
   readonly seed: number;
 }
 
@@ -48,6 +51,7 @@ export const DEFAULT_SIMULATION: SimulationForm = {
   fromAudit: 100,
   profile: 'default',
   compareProfile: '',
+  comparePipeline: null,
   seed: 1,
 };
 
@@ -201,7 +205,9 @@ export function simulateVariables(
     }
     input.requests = trace.requests;
   }
-  if (form.compareProfile) {
+  if (form.comparePipeline) {
+    input.comparePipeline = pipelineInput(form.comparePipeline);
+  } else if (form.compareProfile) {
     input.compareProfile = form.compareProfile;
   }
   return { input };
@@ -255,7 +261,9 @@ export function toSimulationHash(form: SimulationForm): string {
   if (form.profile !== 'default') {
     q.set('profile', form.profile);
   }
-  if (form.compareProfile) {
+  if (form.comparePipeline) {
+    pipelineToHash(form.comparePipeline, q);
+  } else if (form.compareProfile) {
     q.set('compare', form.compareProfile);
   }
   if (form.seed !== 1) {
@@ -296,6 +304,7 @@ export function fromSimulationHash(query: string): SimulationForm | null {
     fromAudit: Math.max(1, Number(q.get('audit')) || DEFAULT_SIMULATION.fromAudit),
     profile: q.get('profile') || 'default',
     compareProfile: q.get('compare') ?? '',
+    comparePipeline: pipelineFromHash(q),
     seed: Number.isInteger(Number(q.get('seed') ?? 1)) ? Number(q.get('seed') ?? 1) : 1,
   };
 }

@@ -21,7 +21,7 @@ const SIMULATE = `query S($i: SimulateInput!) { simulate(input: $i) {
       allocations { provider { uuid } resources { resourceClass amount } }
       candidateStage { summary } }
     end { classes { resourceClass capacity used free fraction } hosts { host { name } placed classes { resourceClass used } }
-      aggregates { uuid classes { resourceClass used } } largestFlavor stranded { resourceClass free } } }
+      aggregates { uuid classes { resourceClass used } } largestFlavor largestFlavorFits stranded { resourceClass free } } }
   compare { label placed placements { host { name } } }
   diff { same differentHost onlyInRun onlyInCompare entries { index runHost { name } compareHost { name } } }
 } }`;
@@ -112,6 +112,10 @@ describe('simulate', () => {
       },
     ]);
     expect(run.end.largestFlavor).toBe('VCPU:2');
+    // Headroom of VCPU:2 at the end: 10 free on the large host, 8 and 4 on the others.
+    expect(run.end.largestFlavorFits).toBe(5 + 4 + 2);
+    // Nothing is stranded: one more VCPU:2 fits on every host.
+    expect(run.end.stranded).toEqual([]);
     // The packing profile fills the smallest host first: 4 → 2 → 0, then the medium one.
     expect(compare.label).toBe('pack');
     expect(compare.placements.map((p: any) => p.host.name)).toEqual([
@@ -151,6 +155,14 @@ describe('simulate', () => {
     expect(p[4].host.name).toBe(`${prefix}-large`);
     expect(r.data.simulate.run).toMatchObject({ placed: 1, failed: 4 });
     expect(r.data.simulate.run.end.largestFlavor).toBe('VCPU:100');
+  });
+
+  it('counts as stranded the free capacity of hosts where the smallest request no longer fits', async () => {
+    // VCPU:5 goes to the large host (16 → 11 free); the small host's 4 free VCPU hold none.
+    const r = await post({ requests: [vcpu(5), vcpu(6)] });
+    expect(r.errors).toBeUndefined();
+    expect(r.data.simulate.run.end.stranded).toEqual([{ resourceClass: 'VCPU', free: 4 }]);
+    expect(r.data.simulate.run.end.largestFlavor).toBe('VCPU:6');
   });
 
   it('gives the same answer for the same seed', async () => {
@@ -244,6 +256,28 @@ describe('simulate', () => {
     );
     for (const c of scheduled.consumerUuids) {
       await t.app.services.allocations.deleteForConsumer(c);
+    }
+  });
+
+  it('answers a trace over the result budget with one clean error, and its counts without', async () => {
+    const small = await createTestApp({ BERTH_GRAPHQL_MAX_RESULT_ITEMS: '100' });
+    try {
+      await buildResourceProvider(small.app.services, {
+        inventories: [{ resourceClass: 'VCPU', total: 1000 }],
+      });
+      const i = { requests: [vcpu(1, 150)] };
+      const big = await gql(small.app, SIMULATE, { i });
+      expect(big.errors?.map((e) => e.extensions?.code)).toEqual(['berth.result_too_large']);
+      expect(big.data).toBeNull();
+      const counts = await gql(
+        small.app,
+        'query S($i: SimulateInput!) { simulate(input: $i) { run { consumers placed failed } } }',
+        { i },
+      );
+      expect(counts.errors).toBeUndefined();
+      expect(counts.data.simulate.run).toEqual({ consumers: 150, placed: 150, failed: 0 });
+    } finally {
+      await small.close();
     }
   });
 });

@@ -238,7 +238,7 @@ const SimulationEndState = builder.objectRef<EndStateRecord>('SimulationEndState
     stranded: t.field({
       type: [SimulatedClassFill],
       description:
-        'Free capacity on hosts where not one more of the smallest request fits (free = stranded; capacity and used: 0).',
+        'Hosts where not one more of the smallest request fits, per class: their capacity, usage and free capacity (free: what is stranded).',
       resolve: (e) => [...e.stranded],
     }),
   }),

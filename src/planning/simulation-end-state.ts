@@ -10,7 +10,8 @@
 // the trace's of the greatest size, the smallest of the least (the first in the trace on ties).
 // Stranded capacity: hosts (provider trees) with an inventory of every class of the smallest
 // request on which, for some class, the tree's free capacity is below the request's amount;
-// every class's free capacity on those hosts is stranded.
+// every class's free capacity on those hosts is stranded (reported with those hosts' capacity
+// and usage).
 import type { CapacityIndex } from '../placement/allocation-candidates/capacity-index';
 import type { ChosenPipeline } from '../scheduler/runtime/pipeline-set';
 import type { ScheduleRequest } from '../scheduler/schedule-types';
@@ -163,7 +164,7 @@ function stranded(index: CapacityIndex, trees: Map<number, Sums>, small: Schedul
     });
     if (short) {
       for (const [classId, s] of sums) {
-        add(out, classId, Math.max(0, s.capacity - s.used), 0);
+        add(out, classId, s.capacity, s.used);
       }
     }
   }

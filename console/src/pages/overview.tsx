@@ -241,7 +241,7 @@ export function Overview() {
           </tbody>
         </table>
       </section>
-      <HeadroomPanel tick={tick} />
+      <HeadroomPanel tick={tick} ready={Boolean(overview.data)} />
       <section aria-label="Utilisation by aggregate" className="panel">
         <h3>Utilisation by aggregate</h3>
         <Heatmap rows={overview.data?.byAggregate ?? []} classes={classes} names={names} />

@@ -1,9 +1,8 @@
 // The overview's headroom table: how many more of each planning flavor still fit, cloud-wide and
 // per aggregate or zone, under a chosen scheduler profile (headroom, packing each flavor alone on
 // a private copy of the capacity index); each flavor links to a simulation of it.
-import { Fragment, useState } from 'react';
+import { Fragment, useEffect, useRef, useState } from 'react';
 import { useQuery } from 'urql';
-import { useRefresh } from '../components/host-list';
 import { amount, int } from '../format';
 import { AggregateLink, ErrorBox } from '../ui';
 import { HEADROOM, type HeadroomAnswer, PLANNING_CHOICES } from './queries';
@@ -52,13 +51,60 @@ function GroupName(props: { groupBy: GroupBy; k: string; name: string | null }) 
   return <a href={`#/providers?zone=${encodeURIComponent(props.k)}`}>{props.name ?? props.k}</a>;
 }
 
-/** The headroom panel; `tick` moving (a capacity change) asks again. */
-export function HeadroomPanel({ tick }: { tick: number }) {
+/** Capacity changes refresh the headroom at most this often... */
+const REFRESH_AT_MOST_EVERY_MS = 10_000;
+/** ...and at most once per this many times the server took to count it. */
+const REFRESH_COST_FACTOR = 50;
+
+/**
+ * Runs `run` again after `tick` moved, but no sooner than the refresh interval after the last
+ * answer (a count over a large cloud is not redone for every claim): the last change is always
+ * shown, late at most by the interval.
+ */
+function useThrottledRefresh(
+  tick: number,
+  answeredAt: number,
+  durationMs: number,
+  run: (o: { requestPolicy: 'network-only' }) => void,
+) {
+  const seen = useRef(tick);
+  useEffect(() => {
+    if (seen.current === tick || answeredAt === 0) {
+      return;
+    }
+    const due = answeredAt + Math.max(REFRESH_AT_MOST_EVERY_MS, durationMs * REFRESH_COST_FACTOR);
+    const timer = setTimeout(
+      () => {
+        seen.current = tick;
+        run({ requestPolicy: 'network-only' });
+      },
+      Math.max(0, due - Date.now()),
+    );
+    return () => clearTimeout(timer);
+  }, [tick, answeredAt, durationMs, run]);
+}
+
+/**
+ * The headroom panel. It asks once `ready` (after the rest of the overview, which a count over a
+ * large cloud would otherwise hold up on the server), and again as `tick` moves (capacity
+ * changes), throttled.
+ */
+export function HeadroomPanel({ tick, ready }: { tick: number; ready: boolean }) {
   const [groupBy, setGroupBy] = useState<GroupBy>('NONE');
   const [profile, setProfile] = useState('default');
   const [choices] = useQuery({ query: PLANNING_CHOICES });
-  const [r, run] = useQuery({ query: HEADROOM, variables: { input: { groupBy, profile } } });
-  useRefresh(tick, run);
+  const [r, run] = useQuery({
+    query: HEADROOM,
+    variables: { input: { groupBy, profile } },
+    pause: !ready,
+  });
+  const [answeredAt, setAnsweredAt] = useState(0);
+  useEffect(() => {
+    if (r.data) {
+      setAnsweredAt(Date.now());
+    }
+  }, [r.data]);
+  useThrottledRefresh(tick, answeredAt, r.data?.headroom.durationMs ?? 0, run);
   const profiles = choices.data?.schedulerProfiles.map((p) => p.name) ?? [profile];
   const flavors = new Map(choices.data?.planningFlavors.map((f) => [f.name, f]) ?? []);
   const h = r.data?.headroom;

@@ -331,26 +331,16 @@ const SimulationResult = builder.objectRef<ResultRecord>('SimulationResult').imp
 
 type PipelineArgs = typeof SimulationPipelineInput.$inferInput;
 
-function overridesOf(p: PipelineArgs): PipelineOverrides {
-  return {
-    ...(p.profile ? { profile: p.profile } : {}),
-    ...(p.filters ? { filters: p.filters } : {}),
-    ...(p.weighers ? { weighers: p.weighers } : {}),
-    ...(p.plugins ? { plugins: p.plugins } : {}),
-    ...(p.hostSubsetSize != null ? { hostSubsetSize: p.hostSubsetSize } : {}),
-    ...(p.pluginDirs ? { pluginDirs: p.pluginDirs } : {}),
-  };
-}
+/** The pipeline input without its unset (null) fields. */
+const overridesOf = (p: PipelineArgs): PipelineOverrides =>
+  Object.fromEntries(Object.entries(p).filter(([, v]) => v != null)) as PipelineOverrides;
 
-function configurationOf(
+/** The configuration a pipeline input (else a profile name) names; none without either. */
+const configurationOf = (
   profile: string | null | undefined,
   pipeline: PipelineArgs | null | undefined,
-): SimulationConfiguration | undefined {
-  if (pipeline) {
-    return { pipeline: overridesOf(pipeline) };
-  }
-  return profile ? { profile } : undefined;
-}
+): SimulationConfiguration | undefined =>
+  pipeline ? { pipeline: overridesOf(pipeline) } : profile ? { profile } : undefined;
 
 builder.queryField('simulate', (t) =>
   t.field({

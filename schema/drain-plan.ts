@@ -30,6 +30,11 @@ const DrainPlanInput = builder.inputType('DrainPlanInput', {
       defaultValue: 'default',
       description: 'The scheduler profile (berth.scheduler.unknown_profile when unknown).',
     }),
+    candidateLimit: t.int({
+      required: false,
+      description:
+        "Allocation candidates each consumer's first evaluation looks at (default 100, in Placement's order; Nova's max_placement_results plays the same part); when all of them are filtered out, every host is looked at before a consumer is reported unmovable.",
+    }),
   }),
 });
 
@@ -108,8 +113,16 @@ function drainDeps(ctx: Context): DrainDeps {
   };
 }
 
-function toInput(input: { hosts: readonly (string | number)[]; profile?: string | null }) {
-  return { hosts: input.hosts.map(String), profile: input.profile ?? 'default' };
+function toInput(input: {
+  hosts: readonly (string | number)[];
+  profile?: string | null;
+  candidateLimit?: number | null;
+}) {
+  return {
+    hosts: input.hosts.map(String),
+    profile: input.profile ?? 'default',
+    ...(input.candidateLimit == null ? {} : { candidateLimit: input.candidateLimit }),
+  };
 }
 
 builder.queryField('drainPlan', (t) =>

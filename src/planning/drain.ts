@@ -14,7 +14,7 @@ import {
 import type { CandidateRequest } from '../placement/allocation-candidates/request';
 import type { ProviderAllocation } from '../placement/allocation-candidates/results';
 import type { ClaimService } from '../placement/claims';
-import { ConflictError, NotFoundError } from '../placement/errors';
+import { BadRequestError, ConflictError, ErrorCode, NotFoundError } from '../placement/errors';
 import type { RequestEvaluation } from '../scheduler/evaluated';
 import { fromView, noValidHost } from '../scheduler/host-requests';
 import { GROUP_HINT } from '../scheduler/request-spec';
@@ -67,7 +67,32 @@ export interface DrainPlanInput {
   /** Root provider uuids of the hosts to drain. */
   readonly hosts: readonly string[];
   readonly profile?: string;
+  /** Candidates each consumer's first evaluation asks for (default {@link DRAIN_CANDIDATE_LIMIT}). */
+  readonly candidateLimit?: number;
 }
+
+/**
+ * Allocation candidates each consumer's first evaluation asks for (the request's `limit`, as Nova
+ * asks Placement for at most `max_placement_results`): the destination is the best of the first
+ * this-many hosts with room, in Placement's order. When every one of them is filtered out, the
+ * consumer is evaluated again against every host, so "cannot move" always means no host at all.
+ */
+export const DRAIN_CANDIDATE_LIMIT = 100;
+
+/** The first evaluation's candidate limit. @throws BadRequestError INVALID_INPUT */
+function limitOf(input: DrainPlanInput): number {
+  const limit = input.candidateLimit ?? DRAIN_CANDIDATE_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw new BadRequestError(
+      `candidateLimit must be a positive integer, got ${limit}.`,
+      ErrorCode.INVALID_INPUT,
+    );
+  }
+  return limit;
+}
+
+const isTooManyCandidates = (err: unknown) =>
+  err instanceof BadRequestError && err.code === ErrorCode.TOO_MANY_CANDIDATES;
 
 /**
  * The drain plan of `input.hosts` under `input.profile`; writes nothing.
@@ -86,12 +111,13 @@ async function planned(
 ): Promise<{ hosts: string[]; consumers: DrainConsumer[]; moves: DrainMove[] }> {
   const hosts = await drainHostsOrThrow(deps.ds, input.hosts);
   const chosen = deps.pipelineFor(input.profile);
+  const limit = limitOf(input);
   const consumers = await drainConsumers(deps.ds, hosts);
   const view = await drainingView(deps, hosts);
   const drained = new Set(hosts);
   const moves: DrainMove[] = [];
   for (const c of consumers) {
-    moves.push(await planOne(view, c, chosen, drained, input.profile));
+    moves.push(await planOne(view, c, chosen, drained, input.profile, limit));
   }
   return { hosts, consumers, moves };
 }
@@ -121,7 +147,7 @@ export async function reserveDrain(deps: DrainDeps, input: DrainPlanInput): Prom
       continue;
     }
     const view = await drainingView(deps, plan.hosts);
-    const again = await planOne(view, c, chosen, drained, input.profile);
+    const again = await planOne(view, c, chosen, drained, input.profile, limitOf(input));
     if (again.to === null) {
       out.push(again);
       continue;
@@ -232,6 +258,7 @@ async function planOne(
   chosen: ChosenPipeline,
   drained: ReadonlySet<string>,
   profile: string | undefined,
+  limit: number,
 ): Promise<DrainMove> {
   const base = {
     consumerUuid: c.uuid,
@@ -258,18 +285,29 @@ async function planOne(
     ...(c.serverGroup ? { hints: { [GROUP_HINT]: [c.serverGroup] } } : {}),
     ...(profile === undefined ? {} : { profile }),
   };
+  const evaluate = (limit: number | undefined) =>
+    view.evaluate(
+      limit === undefined ? req : { ...req, request: { ...req.request, limit } },
+      chosen,
+    );
+  const bestOf = (e: RequestEvaluation) =>
+    e.ranking.find((r) => !drained.has(r.host.uuid) && r.host.allocationRequests[0]);
   let evaluated: RequestEvaluation;
+  let best: RankedHost | undefined;
   try {
-    evaluated = await view.evaluate(req, chosen);
+    evaluated = await evaluate(limit);
+    best = bestOf(evaluated);
+    if (!best && evaluated.explanation.hostsIn > 0) {
+      // The first candidates were all filtered out: every host is looked at before "cannot move".
+      evaluated = await evaluate(undefined);
+      best = bestOf(evaluated);
+    }
   } catch (err) {
-    if (err instanceof NotFoundError) {
-      return { ...base, reason: `No valid host: ${err.message}` };
+    if (err instanceof NotFoundError || isTooManyCandidates(err)) {
+      return { ...base, reason: `No valid host: ${(err as Error).message}` };
     }
     throw err;
   }
-  const best = evaluated.ranking.find(
-    (r) => !drained.has(r.host.uuid) && r.host.allocationRequests[0],
-  );
   if (!best) {
     return { ...base, ...whyNot(view, evaluated, drained) };
   }

@@ -124,6 +124,10 @@ describe('drainPlan / reserveDrainPlan', () => {
       const r = await gql(t.app, PLAN, { input: { hosts } }, as('reader'));
       expect(firstError(r)).toMatchObject({ code, status: 400 });
     }
+    const zero = { hosts: [c.source], candidateLimit: 0 };
+    expect(firstError(await gql(t.app, PLAN, { input: zero }, as('reader')))?.code).toBe(
+      'berth.invalid_input',
+    );
     const r = await gql(
       t.app,
       PLAN,
@@ -199,7 +203,9 @@ describe('drainPlan / reserveDrainPlan', () => {
       ...c.consumers,
       outside.consumerUuid,
     ]);
-    const r = await gql(t.app, PLAN, { input: { hosts: [c.source] } }, as('reader'));
+    // One candidate at first: where it is the member's host, every host is looked at again.
+    const input = { hosts: [c.source], candidateLimit: 1 };
+    const r = await gql(t.app, PLAN, { input }, as('reader'));
     const moves: Move[] = r.data.drainPlan.moves;
     const to = moves.map((m) => m.to?.uuid);
     expect(to.every((h) => h !== undefined)).toBe(true);

@@ -88,11 +88,11 @@ export function traceConsumers(trace: readonly ScheduleRequest[]): number {
 }
 
 /** A yield that took longer than this ran other work: the replica is busy. */
-const CONTENDED_MS = 2;
+const CONTENDED_MS = 10;
 /** While busy, the simulation waits this many times its last request's time after it. */
-const BACKOFF = 8;
+const BACKOFF = 20;
 /** Longest such wait. */
-const MAX_WAIT_MS = 20;
+const MAX_WAIT_MS = 50;
 
 /**
  * What tells a simulation the replica is busy: a number that moves with its work (the capacity

@@ -47,6 +47,7 @@ export async function benchDrainPlan(app: BenchApp, o: PlanningBenchOptions): Pr
   await app.services.serverGroups.addMembers(group.uuid, uuids.slice(0, 10));
   const deps: DrainDeps = {
     ds: app.dataSource,
+    providers: app.services.providers,
     planning: app.scheduling.planning,
     pipelineFor: (profile) => app.scheduling.pipelines.pipelineFor(profile),
     claims: app.scheduling.moves,

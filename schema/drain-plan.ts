@@ -107,6 +107,7 @@ const DrainPlan = builder.objectRef<DrainPlanRecord>('DrainPlan').implement({
 function drainDeps(ctx: Context): DrainDeps {
   return {
     ds: ctx.services.dataSource,
+    providers: ctx.services.providers,
     planning: ctx.scheduling.planning,
     pipelineFor: (profile) => ctx.scheduling.pipelines.pipelineFor(profile),
     claims: ctx.scheduling.moves,

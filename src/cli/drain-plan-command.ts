@@ -33,14 +33,11 @@ async function hostUuids(app: App, hosts: readonly string[]): Promise<string[]> 
       out.push(h);
       continue;
     }
-    const rows: { uuid: string }[] = await app.services.dataSource.query(
-      'SELECT uuid FROM resource_providers WHERE name = $1',
-      [h],
-    );
-    if (!rows[0]) {
+    const [rp] = await app.services.providers.list({ name: h }, { limit: 1 });
+    if (!rp) {
       throw new BadRequestError(`No host named '${h}'.`, ErrorCode.DRAIN_UNKNOWN_HOST);
     }
-    out.push(rows[0].uuid);
+    out.push(rp.uuid);
   }
   return out;
 }
@@ -79,6 +76,7 @@ async function runDrainPlan(
 ): Promise<number> {
   const deps: DrainDeps = {
     ds: app.services.dataSource,
+    providers: app.services.providers,
     planning: app.scheduling.planning,
     pipelineFor: (profile) => app.scheduling.pipelines.pipelineFor(profile),
     claims: app.scheduling.moves,
@@ -89,10 +87,8 @@ async function runDrainPlan(
     out.write(`${jsonForTerminal(plan)}\n`);
   } else {
     const uuids = [...new Set(plan.moves.flatMap((m) => (m.to ? [m.from, m.to] : [m.from])))];
-    const rows: { uuid: string; name: string }[] = await app.services.dataSource.query(
-      'SELECT uuid, name FROM resource_providers WHERE uuid = ANY($1::uuid[])',
-      [uuids],
-    );
+    const records = await app.services.providers.byUuids(uuids);
+    const rows = records.flatMap((r) => (r ? [r] : []));
     out.write(`${renderDrainPlan(plan, new Map(rows.map((r) => [r.uuid, r.name])))}\n`);
   }
   return plan.unmovable > 0 ? DRAIN_EXIT_UNMOVABLE : 0;

@@ -3,8 +3,9 @@
 // trees — its owner, what it holds on those trees, its server group and whether it is already
 // moving — ordered largest first.
 import type { DataSource } from 'typeorm';
-import { UNKNOWN_CONSUMER_TYPE } from '../placement/consumer';
+import { allocationsOnTrees, type TreeAllocationRow } from '../placement/consumers-on-trees';
 import { BadRequestError, ErrorCode } from '../placement/errors';
+import type { ResourceProviderService } from '../placement/resource-provider';
 import { normalizeUuidOrThrow } from '../placement/uuid';
 
 /** Most hosts one drain plan takes. */
@@ -28,27 +29,13 @@ export interface DrainConsumer {
   readonly moving: boolean;
 }
 
-interface Row {
-  id: number;
-  uuid: string;
-  project_id: string;
-  user_id: string;
-  consumer_type: string;
-  provider_uuid: string;
-  root_uuid: string;
-  resource_class: string;
-  used: string | number;
-  group_uuid: string | null;
-  moving: boolean;
-}
-
 /**
  * The root provider uuids `hosts` names, normalised, duplicates dropped, in the order given.
  * @throws BadRequestError DRAIN_NO_HOSTS, DRAIN_TOO_MANY_HOSTS, INVALID_UUID,
  *   DRAIN_UNKNOWN_HOST, DRAIN_NOT_A_HOST.
  */
 export async function drainHostsOrThrow(
-  ds: Pick<DataSource, 'query'>,
+  providers: Pick<ResourceProviderService, 'byUuids'>,
   hosts: readonly string[],
 ): Promise<string[]> {
   if (hosts.length === 0) {
@@ -61,18 +48,13 @@ export async function drainHostsOrThrow(
       ErrorCode.DRAIN_TOO_MANY_HOSTS,
     );
   }
-  const rows: { uuid: string; root: boolean }[] = await ds.query(
-    `SELECT p.uuid, (p.root_provider_id = p.id) AS root
-     FROM resource_providers p WHERE p.uuid = ANY($1::uuid[])`,
-    [uuids],
-  );
-  const found = new Map(rows.map((r) => [r.uuid, r.root]));
-  for (const uuid of uuids) {
-    const root = found.get(uuid);
-    if (root === undefined) {
+  const found = await providers.byUuids(uuids);
+  for (const [i, uuid] of uuids.entries()) {
+    const rp = found[i];
+    if (!rp) {
       throw new BadRequestError(`No resource provider ${uuid}.`, ErrorCode.DRAIN_UNKNOWN_HOST);
     }
-    if (!root) {
+    if (rp.rootProviderUuid !== rp.uuid) {
       throw new BadRequestError(
         `Resource provider ${uuid} is not a host (a root provider); drain its root instead.`,
         ErrorCode.DRAIN_NOT_A_HOST,
@@ -93,30 +75,9 @@ export async function drainConsumers(
   ds: Pick<DataSource, 'query'>,
   hosts: readonly string[],
 ): Promise<DrainConsumer[]> {
-  const rows: Row[] = await ds.query(
-    `WITH roots AS (SELECT id FROM resource_providers WHERE uuid = ANY($1::uuid[])),
-     drained AS (
-       SELECT DISTINCT a.consumer_id FROM allocations a
-       JOIN resource_providers p ON p.id = a.resource_provider_id
-       WHERE p.root_provider_id IN (SELECT id FROM roots))
-     SELECT c.id, c.uuid, pr.external_id AS project_id, u.external_id AS user_id,
-       COALESCE(ct.name, '${UNKNOWN_CONSUMER_TYPE}') AS consumer_type,
-       p.uuid AS provider_uuid, r.uuid AS root_uuid, rc.name AS resource_class, a.used,
-       (SELECT g.uuid FROM server_group_members m JOIN server_groups g ON g.id = m.group_id
-         WHERE m.consumer_uuid = c.uuid) AS group_uuid,
-       EXISTS (SELECT 1 FROM consumer_moves mv WHERE mv.consumer_id = c.id) AS moving
-     FROM drained d JOIN consumers c ON c.id = d.consumer_id
-     JOIN projects pr ON pr.id = c.project_id JOIN users u ON u.id = c.user_id
-     LEFT JOIN consumer_types ct ON ct.id = c.consumer_type_id
-     JOIN allocations a ON a.consumer_id = c.id
-     JOIN resource_providers p ON p.id = a.resource_provider_id
-     JOIN resource_providers r ON r.id = p.root_provider_id
-     JOIN resource_classes rc ON rc.id = a.resource_class_id
-     ORDER BY c.uuid, p.uuid, rc.name`,
-    [hosts],
-  );
+  const rows = await allocationsOnTrees(ds, hosts);
   const drained = new Set(hosts);
-  const byUuid = new Map<string, Row[]>();
+  const byUuid = new Map<string, TreeAllocationRow[]>();
   for (const r of rows) {
     byUuid.set(r.uuid, [...(byUuid.get(r.uuid) ?? []), r]);
   }
@@ -124,26 +85,28 @@ export async function drainConsumers(
   return largestFirst(consumers);
 }
 
-function consumerOf(rows: readonly Row[], drained: ReadonlySet<string>): DrainConsumer {
+function consumerOf(
+  rows: readonly TreeAllocationRow[],
+  drained: ReadonlySet<string>,
+): DrainConsumer {
   const first = rows[0]!;
   const resources: Record<string, number> = {};
   let host: string | undefined;
   for (const r of rows) {
-    const used = Number(r.used);
-    if (drained.has(r.root_uuid)) {
-      host ??= r.root_uuid;
-      resources[r.resource_class] = (resources[r.resource_class] ?? 0) + used;
+    if (drained.has(r.rootUuid)) {
+      host ??= r.rootUuid;
+      resources[r.resourceClass] = (resources[r.resourceClass] ?? 0) + r.used;
     }
   }
   return {
     id: first.id,
     uuid: first.uuid,
-    projectId: first.project_id,
-    userId: first.user_id,
-    consumerType: first.consumer_type,
+    projectId: first.projectId,
+    userId: first.userId,
+    consumerType: first.consumerType,
     host: host!,
     resources,
-    ...(first.group_uuid ? { serverGroup: first.group_uuid } : {}),
+    ...(first.serverGroup ? { serverGroup: first.serverGroup } : {}),
     moving: first.moving,
   };
 }

@@ -15,6 +15,7 @@ import type { CandidateRequest } from '../placement/allocation-candidates/reques
 import type { ProviderAllocation } from '../placement/allocation-candidates/results';
 import type { ClaimService } from '../placement/claims';
 import { BadRequestError, ConflictError, ErrorCode, NotFoundError } from '../placement/errors';
+import type { ResourceProviderService } from '../placement/resource-provider';
 import type { RequestEvaluation } from '../scheduler/evaluated';
 import { fromView, noValidHost } from '../scheduler/host-requests';
 import { GROUP_HINT } from '../scheduler/request-spec';
@@ -57,6 +58,7 @@ export interface DrainPlan {
 /** What drain plans read and (to reserve) write. */
 export interface DrainDeps {
   readonly ds: Pick<DataSource, 'query'>;
+  readonly providers: Pick<ResourceProviderService, 'byUuids'>;
   readonly planning: PlanningDeps;
   readonly pipelineFor: (profile?: string) => ChosenPipeline;
   readonly claims: Pick<ClaimService, 'claim'>;
@@ -109,7 +111,7 @@ async function planned(
   deps: DrainDeps,
   input: DrainPlanInput,
 ): Promise<{ hosts: string[]; consumers: DrainConsumer[]; moves: DrainMove[] }> {
-  const hosts = await drainHostsOrThrow(deps.ds, input.hosts);
+  const hosts = await drainHostsOrThrow(deps.providers, input.hosts);
   const chosen = deps.pipelineFor(input.profile);
   const limit = limitOf(input);
   const consumers = await drainConsumers(deps.ds, hosts);

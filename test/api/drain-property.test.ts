@@ -170,6 +170,7 @@ async function runCase(t: TestApp, seed: number): Promise<void> {
   const candidateLimit = r.pick([1, 2, 100]);
   const deps: DrainDeps = {
     ds: t.app.services.dataSource,
+    providers: t.app.services.providers,
     planning: t.app.scheduling.planning,
     pipelineFor: (profile) => t.app.scheduling.pipelines.pipelineFor(profile),
     claims: t.app.scheduling.moves,

@@ -9,6 +9,7 @@ import { createTestApp, type TestApp } from '../support/app';
 import { runBerth } from '../support/cli';
 import { realPostgresIt, schemaUrl } from '../support/db';
 import { buildResourceProvider } from '../support/factories';
+import { gql } from '../support/graphql';
 
 const SCHEDULER = {
   BERTH_SCHEDULER_FILTERS: 'ComputeFilter',
@@ -84,6 +85,29 @@ describe('berth simulate', () => {
     );
     const usage = await t.app.services.usages.byProviderIds(hostIds);
     expect([...usage.values()].flat().reduce((n, u) => n + u.used, 0)).toBe(0);
+  });
+
+  realPostgresIt('replays the last schedule call of the audit trail', async () => {
+    const consumer = '0f5a8a53-2a43-4c0b-9d7e-2a4f1e0c9b11';
+    const s = await gql(
+      t.app,
+      'mutation S($i: ScheduleInput!) { schedule(input: $i) { selections { host { name } } } }',
+      { i: { ...JSON.parse(line(3)), consumerUuids: [consumer] } },
+    );
+    expect(s.data.schedule.selections[0].host.name).toBe('cli-large');
+    try {
+      const r = await runBerth(['simulate', '--from-audit', '1', '--json'], env);
+      expect(r.err).toBe('');
+      const run = JSON.parse(r.out).run;
+      expect(run).toMatchObject({ requests: 1, consumers: 1, placed: 1 });
+      // Replayed on the cloud as it is now: the consumer's own 3 VCPU are already used there.
+      expect(run.placements[0]).toMatchObject({ consumerUuid: consumer });
+      expect(run.end.classes).toEqual([
+        expect.objectContaining({ resourceClass: 'VCPU', capacity: 20, used: 6 }),
+      ]);
+    } finally {
+      await t.app.services.allocations.deleteForConsumer(consumer);
+    }
   });
 
   realPostgresIt('refuses a bad trace line with one line and exit 1', async () => {

@@ -61,7 +61,7 @@ export interface DrainDeps {
   readonly providers: Pick<ResourceProviderService, 'byUuids'>;
   readonly planning: PlanningDeps;
   readonly pipelineFor: (profile?: string) => ChosenPipeline;
-  readonly claims: Pick<ClaimService, 'claim'>;
+  readonly claims: Pick<ClaimService, 'claim' | 'undo'>;
 }
 
 /** What a plan is asked for. */
@@ -167,7 +167,7 @@ async function claimMove(
   move: DrainMove,
 ): Promise<string | null> {
   try {
-    await deps.claims.claim({
+    const claimed = await deps.claims.claim({
       consumerUuid: c.uuid,
       projectId: c.projectId,
       userId: c.userId,
@@ -176,6 +176,12 @@ async function claimMove(
       allocations: move.allocations,
       ...(c.serverGroup ? { serverGroup: c.serverGroup } : {}),
     });
+    if (!claimed.moved) {
+      // Its allocations were deleted since the plan read them: the claim made a new consumer
+      // holding only the destination, which is given back at once.
+      await deps.claims.undo(claimed);
+      return 'The consumer no longer holds allocations.';
+    }
     return null;
   } catch (err) {
     if (err instanceof ConflictError || err instanceof NotFoundError) {

@@ -4,6 +4,7 @@
 // that fits nowhere says why with the candidate stage.
 import { randomUUID } from 'node:crypto';
 import type { Role } from '../../src/auth/roles';
+import { type DrainDeps, reserveDrain } from '../../src/planning/drain';
 import { createTestApp, type TestApp } from '../support/app';
 import { buildResourceProvider, claim } from '../support/factories';
 import { firstError, gql } from '../support/graphql';
@@ -211,5 +212,31 @@ describe('drainPlan / reserveDrainPlan', () => {
     expect(to.every((h) => h !== undefined)).toBe(true);
     expect(new Set(to).size).toBe(3);
     expect(to).not.toContain(c.dests[0]);
+  });
+
+  it('a consumer deleted between the plan and its claim is reported, and no consumer is made for it', async () => {
+    const c = await cloud(1, 1);
+    const [uuid] = c.consumers;
+    const claims = t.app.scheduling.moves;
+    const deps: DrainDeps = {
+      ds: t.app.services.dataSource,
+      providers: t.app.services.providers,
+      planning: t.app.scheduling.planning,
+      pipelineFor: (profile) => t.app.scheduling.pipelines.pipelineFor(profile),
+      claims: {
+        // Nova deleted the instance right after the plan was made.
+        claim: async (input) => {
+          await t.app.services.allocations.deleteForConsumer(input.consumerUuid).catch(() => {});
+          return claims.claim(input);
+        },
+        undo: (claimed) => claims.undo(claimed),
+      },
+    };
+    const plan = await reserveDrain(deps, { hosts: [c.source] });
+    expect(plan.moves).toHaveLength(1);
+    expect(plan.moves[0]).toMatchObject({ consumerUuid: uuid, to: null });
+    expect(plan.moves[0]!.reason).toMatch(/no longer holds allocations/);
+    expect(await t.app.services.allocations.findConsumer(uuid!)).toBeNull();
+    expect(await t.app.scheduling.moves.find(uuid!)).toBeNull();
   });
 });

@@ -13,6 +13,7 @@
 // every class's free capacity on those hosts is stranded (reported with those hosts' capacity
 // and usage).
 import type { CapacityIndex } from '../placement/allocation-candidates/capacity-index';
+import { once } from '../scheduler/evaluated';
 import type { ChosenPipeline } from '../scheduler/runtime/pipeline-set';
 import type { ScheduleRequest } from '../scheduler/schedule-types';
 import { headroomOn } from './headroom';
@@ -216,7 +217,8 @@ export function simulationEndState(
     hosts,
     aggregates,
     largestFlavor: big ? [...amountsOf(big)].map(([rc, n]) => `${rc}:${n}`).join(',') : null,
-    largestFlavorFits: async () => {
+    // Counted once, however many fields ask: two counts at once would share the view.
+    largestFlavorFits: once(async () => {
       if (!big) {
         return 0;
       }
@@ -234,7 +236,7 @@ export function simulationEndState(
         { groupBy: 'none', projectId: big.projectId },
       );
       return counted?.count ?? 0;
-    },
+    }),
     stranded: fills(index, stranded(index, trees, small)),
   };
 }

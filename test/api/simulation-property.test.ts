@@ -2,8 +2,8 @@
 // small clouds (distinct capacities) and random traces (multi-creates, requests too large to fit,
 // members of an anti-affinity server group) from a seeded PRNG: the trace is simulated on the
 // live index first, then scheduled for real on the database, request by request, and every
-// consumer must land on the same host (or fail in both). The simulation writes nothing: usage is
-// the same before and after it. Ties between equal weights are made impossible by an operator
+// consumer must land on the same host (or fail in both). The simulation writes nothing: usage in
+// the database and the live index's usage and stamps are the same before and after it. Ties between equal weights are made impossible by an operator
 // weigher scoring hosts by their number with a multiplier far below CPUWeigher's smallest step,
 // so `schedule`'s random tie-breaks never decide. Seed: SIM_PROPERTY_SEED (printed on failure).
 import { randomUUID } from 'node:crypto';
@@ -115,6 +115,11 @@ describe('simulation is exact against real placements', () => {
       const usage = async () =>
         JSON.stringify([...(await t.app.services.usages.byProviderIds(hosts.map((h) => h.id)))]);
       const before = await usage();
+      const live = async () => {
+        const index = await t.app.services.candidates.current();
+        return { used: [...index.inventories.used], stamps: [...index.stamp] };
+      };
+      const liveBefore = await live();
       const pipeline = simulationPipeline(
         t.app.scheduling.pipelines.current,
         { profile: 'default' },
@@ -126,6 +131,7 @@ describe('simulation is exact against real placements', () => {
         pipeline,
       );
       expect([where, await usage()]).toEqual([where, before]);
+      expect([where, await live()]).toEqual([where, liveBefore]);
       const real: (string | null)[] = [];
       for (const req of trace) {
         const out = await t.app.scheduling.service.schedule(req);

@@ -45,6 +45,9 @@ export interface SimulationPipeline {
 
 const QUIET: SchedulerLogger = { warn: () => {}, info: () => {} };
 
+/** Pipelines built with plugin directories so far (each gets a key of its own). */
+let loads = 0;
+
 /** A seeded source of uniform numbers in [0, 1) (mulberry32). */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
@@ -135,7 +138,8 @@ export function simulationPipeline(
   if ('profile' in configuration) {
     const config = baseConfigOrThrow(gen, configuration.profile);
     const pipeline = build(gen.registry, config, rng);
-    const key = `simulation:${configuration.profile}`;
+    // The running profile's key (src/scheduler/runtime/pipeline-set.ts): the same pipeline.
+    const key = JSON.stringify([gen.number, configuration.profile, null]);
     return {
       chosen: { pipeline, profile: configuration.profile, key },
       label: configuration.profile,
@@ -168,7 +172,17 @@ export function simulationPipeline(
   try {
     const registry = dirs.length > 0 ? registryWith(gen.registry, dirs) : gen.registry;
     const pipeline = build(registry, config, rng);
-    return { chosen: { pipeline, profile, key: 'simulation:custom' }, label: 'custom', dispose };
+    // Names exactly this pipeline: plugin files not yet deployed may change between two calls.
+    const key = JSON.stringify([
+      'simulation',
+      gen.number,
+      dirs.length > 0 ? `${dirs.join(':')}#${++loads}` : null,
+      config.enabledFilters,
+      config.enabledWeighers,
+      config.plugins ?? null,
+      config.hostSubsetSize ?? null,
+    ]);
+    return { chosen: { pipeline, profile, key }, label: 'custom', dispose };
   } catch (err) {
     dispose();
     throw err;

@@ -192,6 +192,23 @@ describe('simulate', () => {
     expect(others.size).toBeGreaterThan(1);
   });
 
+  it('counts the headroom of the largest request under each pipeline of its own', async () => {
+    const fits = async (max: number) => {
+      const pipeline = {
+        filters: ['ComputeFilter', 'NumInstancesFilter'],
+        plugins: JSON.stringify({ NumInstancesFilter: { maxInstancesPerHost: max } }),
+      };
+      const r = await post({ requests: [vcpu(1)], pipeline }, 'admin');
+      expect(r.errors).toBeUndefined();
+      return r.data.simulate.run.end.largestFlavorFits;
+    };
+    // Two instances per host: one more on the host the trace used, two on each other.
+    expect(await fits(2)).toBe(1 + 2 + 2);
+    // Fifty per host: VCPU decides (15 + 8 + 4 free).
+    expect(await fits(50)).toBe(27);
+    expect(await fits(2)).toBe(5);
+  });
+
   it("refuses a reader a pipeline of its own or the audit trail's trace; an admin may", async () => {
     const pipeline = { filters: ['ComputeFilter'], weighers: [] };
     const refused = await post({ requests: [vcpu(1)], pipeline });

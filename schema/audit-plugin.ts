@@ -20,6 +20,12 @@ declare global {
   }
 }
 
+/**
+ * Mutations whose input the event keeps in its details (`input`): a `schedule` call's request,
+ * so the simulation can replay the audit trail's calls as they were made (src/planning/trace-audit.ts).
+ */
+const RECORDED_INPUTS: ReadonlySet<string> = new Set(['schedule']);
+
 class AuditPlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
   override wrapResolve(
     resolver: GraphQLFieldResolver<unknown, Types['Context'], object>,
@@ -29,9 +35,12 @@ class AuditPlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
       return resolver;
     }
     const operation = `mutation ${fieldConfig.name}`;
+    const recorded = RECORDED_INPUTS.has(fieldConfig.name);
     return (parent, args, ctx, info) => {
       const { caller, requestId } = ctx as Context;
-      return runAudited({ actor: actorOfPrincipal(caller), operation, requestId }, () =>
+      const input = (args as { input?: unknown }).input;
+      const details = recorded && input !== undefined ? { details: { input } } : {};
+      return runAudited({ actor: actorOfPrincipal(caller), operation, requestId, ...details }, () =>
         resolver(parent, args, ctx, info),
       );
     };

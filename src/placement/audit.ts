@@ -42,6 +42,11 @@ export interface AuditContext {
   readonly operation: string;
   /** The id the logs carry (x-openstack-request-id on REST, x-request-id on GraphQL). */
   readonly requestId?: string | null;
+  /**
+   * Details every event of this request starts with (e.g. a `schedule` call's input, so a
+   * simulation can replay it: src/planning/trace-audit.ts). Never a secret.
+   */
+  readonly details?: Readonly<Record<string, unknown>>;
 }
 
 /** Targets a write names (uuids as stored, projects as external ids). */
@@ -60,7 +65,9 @@ class Entry {
   readonly providers = new Set<string>();
   readonly projects = new Set<string>();
   details: Record<string, unknown> | undefined;
-  constructor(readonly ctx: AuditContext) {}
+  constructor(readonly ctx: AuditContext) {
+    this.details = ctx.details ? { ...ctx.details } : undefined;
+  }
 
   add(t: AuditTargets): void {
     for (const c of t.consumers ?? []) this.consumers.add(c);

@@ -1,17 +1,18 @@
 // A simulation trace recorded from the audit trail: the last N `schedule` calls. The audit trail
-// keeps, per committed claim, the caller, the request id, the consumer, its project and the
-// providers — not the request itself — and nothing for a call that placed nobody. So a call is
-// rebuilt from its events (grouped by request id: a multi-create's claims share one) and from
-// what its consumers hold now: each consumer's allocations summed per class make the request's
-// unsuffixed group. Traits, aggregates, extra specs, hints and zone are not recorded and are
-// left out; calls whose consumers hold nothing any more (deleted, or released by a failed
-// multi-create) are skipped and counted.
+// keeps, per committed claim, the caller, the request id, the consumer, its project, the
+// providers and — for GraphQL `schedule` — the call's input (schema/audit-plugin.ts), which is
+// replayed as it was made (groups, traits, aggregates, extra specs, hints, zone). A call recorded
+// without its input (a REST claim, or an event older than that) is rebuilt from what its
+// consumers hold now: their allocations summed per class make the request's unsuffixed group;
+// calls whose consumers hold nothing any more are skipped and counted. A call that placed nobody
+// wrote nothing, so it has no event to replay.
 import type { DataSource } from 'typeorm';
 import type { AllocationService } from '../placement/allocation';
 import { type AuditEventRecord, listAuditEvents } from '../placement/audit-log';
 import { BadRequestError, ErrorCode } from '../placement/errors';
 import type { ScheduleRequest } from '../scheduler/schedule-types';
 import { MAX_SIMULATED_CONSUMERS } from './simulation';
+import { traceRequestOf } from './trace';
 
 /** The operation the audit trail records a GraphQL `schedule` under. */
 const SCHEDULE_OPERATION = 'mutation schedule';
@@ -51,6 +52,17 @@ async function scheduleCalls(ds: DataSource, n: number): Promise<AuditEventRecor
   return [...calls.values()].map((c) => c.reverse()).reverse();
 }
 
+/** A call as its recorded input says (its consumers' uuids as the call named them). */
+function recorded(line: number, input: unknown): ScheduleRequest {
+  const noUuid = () => {
+    throw new BadRequestError(
+      `Audit trace call ${line}: the recorded input names no consumer.`,
+      ErrorCode.SIMULATION_INVALID_TRACE,
+    );
+  };
+  return traceRequestOf(line, input, noUuid);
+}
+
 /**
  * The last `n` schedule calls of the audit trail as a trace (see above for what is rebuilt).
  * @throws BadRequestError SIMULATION_TOO_LARGE / SIMULATION_INVALID_TRACE for `n` out of range.
@@ -74,7 +86,14 @@ export async function traceFromAudit(
   }
   const requests: ScheduleRequest[] = [];
   let skipped = 0;
+  let line = 0;
   for (const call of await scheduleCalls(ds, n)) {
+    line++;
+    const input = call.find((e) => e.details?.input !== undefined)?.details?.input;
+    if (input !== undefined) {
+      requests.push(recorded(line, input));
+      continue;
+    }
     const consumers = [...new Set(call.flatMap((e) => e.consumers))];
     const held = await Promise.all(consumers.map((c) => allocations.forConsumer(c)));
     const found = held.filter((h) => h.consumer && h.allocations.length > 0);

@@ -32,6 +32,7 @@ describe('simulate', () => {
   const tokens: Record<string, string> = {};
   const prefix = `sim${randomUUID().slice(0, 6)}`;
   const hostIds: number[] = [];
+  const hostUuids: string[] = [];
 
   const post = (i: object, role = 'reader'): Promise<GqlResponse> =>
     gql(t.app, SIMULATE, { i }, { authorization: `Bearer ${tokens[role]}` });
@@ -72,6 +73,7 @@ describe('simulate', () => {
         inventories: [{ resourceClass: 'VCPU', total }],
       });
       hostIds.push(rp.id);
+      hostUuids.push(rp.uuid);
     }
   });
   afterAll(async () => {
@@ -287,6 +289,43 @@ describe('simulate', () => {
     );
     for (const c of scheduled.consumerUuids) {
       await t.app.services.allocations.deleteForConsumer(c);
+    }
+  });
+
+  it('replays a recorded call as it was made: its required trait keeps it off the other hosts', async () => {
+    const trait = `CUSTOM_SIM_${prefix.toUpperCase()}`;
+    await t.app.services.traits.create(trait);
+    const setTraits = async (traits: string[]) => {
+      const { provider } = await t.app.services.providerTraits.get(hostUuids[0]!);
+      await t.app.services.providerTraits.set(hostUuids[0]!, provider.generation, traits);
+    };
+    await setTraits([trait]);
+    try {
+      const scheduled = {
+        ...vcpu(1),
+        request: {
+          groups: [
+            { suffix: '', resources: [{ resourceClass: 'VCPU', amount: 1 }], required: [trait] },
+          ],
+        },
+      };
+      const s = await gql(
+        t.app,
+        'mutation S($i: ScheduleInput!) { schedule(input: $i) { selections { host { name } } } }',
+        { i: scheduled },
+        { authorization: `Bearer ${tokens.admin}` },
+      );
+      expect(s.errors).toBeUndefined();
+      expect(s.data.schedule.selections[0].host.name).toBe(`${prefix}-small`);
+      const r = await post({ fromAudit: 1 }, 'admin');
+      expect(r.errors).toBeUndefined();
+      // Rebuilt from its allocations alone, the call would go to the largest free host.
+      expect(r.data.simulate.run.placements.map((p: any) => p.host?.name)).toEqual([
+        `${prefix}-small`,
+      ]);
+      await t.app.services.allocations.deleteForConsumer(scheduled.consumerUuids[0]!);
+    } finally {
+      await setTraits([]);
     }
   });
 

@@ -12,7 +12,8 @@
 //   projects), and the providers the ChangeSet recorded by id are added by the INSERT itself.
 // - Admin writes also note `details` (noteAuditDetails): what changed, as a small JSON object
 //   (token id/name/role, quota old->new limits, inventory totals, class/trait names, import
-//   counts). Never a secret. Claims and allocation writes note none: their targets say it all.
+//   counts). Never a secret. Claims and allocation writes note none (their targets say it all),
+//   except a GraphQL `schedule` call, whose context starts with its input (schema/audit-plugin.ts).
 // - Group commit (group-commit.ts) writes the claims of several requests in one transaction: it
 //   captures each caller's store when the write is queued and runs the batch in a batch store,
 //   so the journal has one entry per caller, in input order, and the allocation write notes each

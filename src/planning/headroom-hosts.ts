@@ -185,7 +185,7 @@ export async function countFlat(
 }
 
 /** `request` restricted to the tree of `hostUuid` (every group with resources gets `inTree`). */
-function inTree(request: CandidateRequest, hostUuid: string): CandidateRequest {
+export function inTree(request: CandidateRequest, hostUuid: string): CandidateRequest {
   return {
     ...request,
     groups: request.groups.map((g) =>

@@ -17,6 +17,7 @@ import {
   PACKING_RULE,
   type PlanningFlavor,
 } from './headroom';
+import { hostSlots } from './headroom-flavor';
 import { type PlanningDeps, PlanningView } from './planning-view';
 
 /** What a headroom question needs from the running replica (`app.scheduling` has both). */
@@ -97,8 +98,7 @@ export async function headroom(deps: HeadroomDeps, q: HeadroomQuestion): Promise
     ...(q.projectId === undefined ? {} : { projectId: q.projectId }),
     ...(typeof zone === 'string' ? { defaultZone: zone } : {}),
   });
-  const index = view.index;
-  const hosts = index.rootOrder().filter((t) => index.sharing[t] !== 1).length;
+  const hosts = hostSlots(view.index).length;
   return {
     profile,
     packing: PACKING_RULE,

@@ -3,25 +3,11 @@
 // (aggregate, availability zone or host), with what ends each host's room. Each flavor is
 // counted alone from the view's state; host by host in headroom-hosts.ts, the packing rule and
 // its assumptions in docs/planning.md "Headroom".
-import type { CapacityIndex } from '../placement/allocation-candidates/capacity-index';
 import type { CandidateRequest } from '../placement/allocation-candidates/request';
-import { stageConstraints } from '../placement/allocation-candidates/stage-constraints';
 import { compareText } from '../placement/compare-text';
-import { BadRequestError, ErrorCode } from '../placement/errors';
-import type { HostView } from '../scheduler/plugin-api';
-import { requestSpecOf } from '../scheduler/request-spec';
 import type { ChosenPipeline } from '../scheduler/runtime/pipeline-set';
-import { defaultReasonCode } from '../scheduler/runtime/verdict';
-import {
-  candidateLimit,
-  countFlat,
-  countSharing,
-  type FlavorContext,
-  fillAlone,
-  type HostHeadroom,
-  hostKind,
-} from './headroom-hosts';
-import { probePipelines } from './headroom-probe';
+import { flavorHeadroom } from './headroom-flavor';
+import type { HostHeadroom } from './headroom-hosts';
 import type { PlanningView } from './planning-view';
 
 /** A flavor to count: what one instance asks for, as `schedule` would be asked. */
@@ -84,22 +70,8 @@ export interface HeadroomOptions {
 export const PACKING_RULE =
   "Each host is filled with the allocation request schedule's claim would take on it (the engine's first for that host), one instance at a time, until the engine or a filter of the profile refuses it; hosts that share a provider are filled in the profile's ranking order.";
 
-/** Project the filters see when none is given. */
-export const HEADROOM_PROJECT = 'headroom';
-
 /** Zone of hosts in no zone aggregate when the profile does not configure one (Nova's default). */
-export const DEFAULT_ZONE = 'nova';
-
-/** Engine codes of a request naming an unknown resource class or trait. */
-const UNKNOWN_NAME: ReadonlySet<string> = new Set([
-  ErrorCode.RESOURCE_CLASS_NOT_FOUND,
-  ErrorCode.TRAIT_NOT_FOUND,
-]);
-
-/** Host root slots: roots that are not sharing providers. */
-function hostSlots(index: CapacityIndex): number[] {
-  return Array.from(index.rootOrder()).filter((t) => index.sharing[t] !== 1);
-}
+const DEFAULT_ZONE = 'nova';
 
 /**
  * Headroom of each flavor on `view` under `chosen`, each flavor counted alone from the view's
@@ -112,94 +84,20 @@ export async function headroomOn(
   o: HeadroomOptions,
 ): Promise<FlavorHeadroom[]> {
   const out: FlavorHeadroom[] = [];
+  const live = view.unchangedLive();
+  const run = {
+    view,
+    chosen,
+    ...(o.projectId === undefined ? {} : { projectId: o.projectId }),
+    ...(live ? { live } : {}),
+  };
   for (const flavor of flavors) {
-    const perHost = await hostsHeadroom(view, flavor, chosen, o);
+    const perHost = await flavorHeadroom(run, flavor);
     out.push({
       name: flavor.name,
       ...summarise([...perHost.values()]),
       groups: o.groupBy === 'none' ? [] : groups(view, perHost, o),
     });
-  }
-  return out;
-}
-
-/** Every host's headroom for `flavor` (root uuid -> headroom), hosts in provider id order. */
-async function hostsHeadroom(
-  view: PlanningView,
-  flavor: PlanningFlavor,
-  chosen: ChosenPipeline,
-  o: HeadroomOptions,
-): Promise<Map<string, HostHeadroom>> {
-  const { limit: _limit, randomize: _randomize, ...request } = flavor.request;
-  const spec = await requestSpecOf(
-    {
-      request,
-      extraSpecs: flavor.extraSpecs,
-      projectId: o.projectId ?? HEADROOM_PROJECT,
-      userId: HEADROOM_PROJECT,
-      ...(flavor.availabilityZone === undefined
-        ? {}
-        : { availabilityZone: flavor.availabilityZone }),
-    },
-    async () => new Map(),
-  );
-  const pipeline = chosen.pipeline;
-  const aggregates = pipeline.needsAggregates
-    ? view.aggregates.filter((a) => Object.keys(a.metadata).length > 0)
-    : [];
-  const amended = await pipeline.amend(spec, { aggregates });
-  const index = view.index;
-  const slots = hostSlots(index);
-  const counted = new Map<string, HostHeadroom>();
-  if (amended.unsatisfiable) {
-    const limit = defaultReasonCode(amended.unsatisfiable.plugin);
-    for (const t of slots) {
-      counted.set(index.uuid[t]!, { count: 0, independentCount: 0, limit });
-    }
-    return counted;
-  }
-  const ctx: FlavorContext = {
-    view,
-    request: amended.spec.candidateRequest,
-    spec: amended.spec,
-    probes: probePipelines(pipeline),
-  };
-  const kinds = { flat: [] as HostView[], tree: [] as HostView[], sharing: [] as HostView[] };
-  let offered: HostView[];
-  try {
-    offered = view.hostViews(ctx.request);
-  } catch (err) {
-    // A class or trait no provider has ever had: no host takes the flavor.
-    if (err instanceof BadRequestError && UNKNOWN_NAME.has(err.code)) {
-      for (const t of slots) {
-        counted.set(index.uuid[t]!, { count: 0, independentCount: 0, limit: err.code });
-      }
-      return counted;
-    }
-    throw err;
-  }
-  for (const h of offered) {
-    kinds[hostKind(index, h, ctx.request)].push(h);
-  }
-  await countFlat(ctx, kinds.flat, counted);
-  for (const h of kinds.tree) {
-    const alone = await fillAlone(ctx, h, true);
-    counted.set(h.uuid, { count: alone.count, independentCount: alone.count, limit: alone.limit });
-  }
-  if (kinds.sharing.length > 0) {
-    await countSharing(ctx, kinds.sharing, counted);
-  }
-  const out = new Map<string, HostHeadroom>();
-  let list: ReturnType<typeof stageConstraints> | undefined;
-  for (const t of slots) {
-    const uuid = index.uuid[t]!;
-    const found = counted.get(uuid);
-    if (found) {
-      out.set(uuid, found);
-    } else {
-      list ??= stageConstraints(index, ctx.request);
-      out.set(uuid, { count: 0, independentCount: 0, limit: candidateLimit(list, t) });
-    }
   }
   return out;
 }

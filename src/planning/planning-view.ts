@@ -23,7 +23,7 @@ import {
 import type { AggregateMetadataCache, AggregateWithMetadata } from '../placement/host-rows';
 import type { RequestEvaluation } from '../scheduler/evaluated';
 import { requestsByTree } from '../scheduler/host-requests';
-import type { HostView } from '../scheduler/plugin-api';
+import type { AllocationRequestView, HostView } from '../scheduler/plugin-api';
 import {
   type InstanceHostLookup,
   requestSpecOf,
@@ -128,6 +128,33 @@ export class PlanningView {
     });
     const requests = requestsByTree(found);
     return requests.size === 0 ? [] : this.views.views(this.index, this.aggregateList, requests);
+  }
+
+  /**
+   * Host views of the trees keying `requests` (root uuid -> their allocation requests), as this
+   * view sees them. While nothing was placed on or released from the view and the live index has
+   * not changed since the view was made, they come from the scheduler's own host-view cache
+   * (the same views, kept from one planning question to the next); else from the view's own.
+   */
+  viewsOf(requests: ReadonlyMap<string, readonly AllocationRequestView[]>): HostView[] {
+    if (requests.size === 0) {
+      return [];
+    }
+    const live = this.unchangedLive();
+    return live
+      ? this.deps.hostViews.views(live, this.aggregateList, requests)
+      : this.views.views(this.index, this.aggregateList, requests);
+  }
+
+  /**
+   * The live index when this view still stands for it exactly (nothing placed on or released
+   * from the view, no change heard since it was made), else undefined: what answers about the
+   * live cloud may be kept for.
+   */
+  unchangedLive(): CapacityIndex | undefined {
+    return this.log.length === 0 && this.live.version === this.overlay.index.version
+      ? this.live
+      : undefined;
   }
 
   /**

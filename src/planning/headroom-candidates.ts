@@ -1,0 +1,92 @@
+// The hosts a flavor's request has allocation candidates on, from the engine's own enumeration
+// (src/placement/allocation-candidates/candidate-stream.ts) without building its answer: the
+// first allocation request of each host (the one `schedule`'s claim takes) and whether every
+// request of that host is flat (one provider, the host's root, and one request group). Building
+// the whole answer (every request and every provider summary) is what made one flavor cost as
+// much as a full allocation-candidates query.
+
+import { CandidateStream } from '../placement/allocation-candidates/candidate-stream';
+import type { CapacityIndex } from '../placement/allocation-candidates/capacity-index';
+import {
+  type CandidateBounds,
+  DEFAULT_CANDIDATE_BOUNDS,
+} from '../placement/allocation-candidates/find-allocation-candidates';
+import { checkNamesOrEmpty } from '../placement/allocation-candidates/name-checks';
+import type { CandidateRequest } from '../placement/allocation-candidates/request';
+import { validateCandidateRequest } from '../placement/allocation-candidates/request-validation';
+import { buildRequest } from '../placement/allocation-candidates/results';
+import { compileRequest } from '../placement/allocation-candidates/search-context';
+import { borrowScratch, releaseScratch } from '../placement/allocation-candidates/search-scratch';
+import { BadRequestError, ErrorCode } from '../placement/errors';
+import { toView } from '../scheduler/host-requests';
+import type { AllocationRequestView } from '../scheduler/plugin-api';
+
+/** The hosts with candidates, in the engine's order (anchor roots by provider id). */
+export interface OfferedHosts {
+  /** Root uuid -> the engine's first allocation request for the host, of flat hosts only. */
+  readonly flat: Map<string, AllocationRequestView>;
+  /** Roots of the other hosts with candidates (nested, several groups, sharing providers). */
+  readonly other: Set<string>;
+}
+
+/**
+ * The hosts `request` has allocation candidates on in `index`, split into flat and other.
+ * @throws BadRequestError as the engine throws for an invalid request or unknown names, and
+ *   berth.too_many_candidates past the bounds' `maxExamined` combinations.
+ */
+export function offeredHosts(
+  index: CapacityIndex,
+  request: CandidateRequest,
+  bounds: CandidateBounds = DEFAULT_CANDIDATE_BOUNDS,
+): OfferedHosts {
+  const out: OfferedHosts = { flat: new Map(), other: new Set() };
+  validateCandidateRequest(request);
+  if (checkNamesOrEmpty(index, request)) {
+    return out;
+  }
+  const compiled = compileRequest(index, request);
+  const oneGroup = request.groups.length === 1;
+  const scratch = borrowScratch(index);
+  const stream = new CandidateStream(index, compiled, scratch);
+  const seen = new Set<number>();
+  try {
+    let examined = 0;
+    while (stream.next()) {
+      if (++examined > bounds.maxExamined) {
+        throw new BadRequestError(
+          `Counting headroom would examine more than ${bounds.maxExamined} combinations: narrow the flavor's request.`,
+          ErrorCode.TOO_MANY_CANDIDATES,
+        );
+      }
+      const built = buildRequest(index, compiled, stream.vars, stream.chosen);
+      const host = built.providers.length > 0 ? hostOf(index, built.providers) : stream.anchor;
+      const uuid = index.uuid[host]!;
+      const flat =
+        oneGroup && index.members[host]!.length === 1 && built.providers.every((p) => p === host);
+      if (!seen.has(host)) {
+        seen.add(host);
+        if (flat) {
+          out.flat.set(uuid, toView(built.request));
+        } else {
+          out.other.add(uuid);
+        }
+      } else if (!flat && out.flat.delete(uuid)) {
+        out.other.add(uuid);
+      }
+    }
+  } finally {
+    stream.close();
+    releaseScratch(scratch);
+  }
+  return out;
+}
+
+/** The host of an allocation request: the root of its first non-sharing provider (as treeOf). */
+function hostOf(index: CapacityIndex, providers: readonly number[]): number {
+  for (const p of providers) {
+    if (index.sharing[p] !== 1) {
+      return index.root[p]!;
+    }
+  }
+  return index.root[providers[0]!]!;
+}

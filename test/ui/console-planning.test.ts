@@ -374,7 +374,8 @@ describe(browserTitle('the capacity planning views in chromium'), () => {
     await openPlan();
     await page.click('button:text("Reserve…")');
     await page.screenshot({ path: shotPath('drain.png'), fullPage: true });
-    await page.click('.drain-confirm button.primary');
+    // The confirmation has the keyboard focus: Enter confirms.
+    await page.keyboard.press('Enter');
     await page.waitForSelector('[data-testid=drain-reserved]');
     const reserved = await shownMoves();
     for (const m of reserved.filter((x) => x.to !== null)) {

@@ -3,7 +3,7 @@
 // projects holding the most, and the headroom per flavor (planning/headroom.tsx). Live:
 // capacityChanged re-sends the totals after every change, and each event refreshes the rest (at
 // most every 2 s).
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery, useSubscription } from 'urql';
 import { Heatmap } from '../components/heatmap';
 import { HostList, useRefresh } from '../components/host-list';
@@ -117,9 +117,14 @@ function Projects({ tick }: { tick: number }) {
   );
 }
 
-function Rankings({ rc, tick }: { rc: string; tick: number }) {
+function Rankings({ rc, tick, onData }: { rc: string; tick: number; onData: () => void }) {
   const [r, run] = useQuery({ query: RANKED, variables: { rc } });
   useRefresh(tick, run);
+  useEffect(() => {
+    if (r.data) {
+      onData();
+    }
+  }, [r.data, onData]);
   return (
     <>
       {r.error && <ErrorBox error={r.error} />}
@@ -170,6 +175,9 @@ export function Overview() {
   const totals = live.data?.capacityChanged.groups[0] ?? overview.data?.capacity[0];
   const classes = useMemo(() => totals?.lines.map((l) => l.resourceClass) ?? [], [totals]);
   const [rc, setRc] = useState<string>('');
+  // Headroom is asked last: a count over a large cloud would hold up the other queries.
+  const [ranked, setRanked] = useState(false);
+  const onRanked = useCallback(() => setRanked(true), []);
   // MEMORY_MB until the totals say the cloud has none: the rankings load with the totals, not after.
   const chosen =
     rc || (classes.length === 0 || classes.includes('MEMORY_MB') ? 'MEMORY_MB' : classes[0]!);
@@ -241,7 +249,7 @@ export function Overview() {
           </tbody>
         </table>
       </section>
-      <HeadroomPanel tick={tick} ready={Boolean(overview.data)} />
+      <HeadroomPanel tick={tick} ready={Boolean(overview.data) && ranked} />
       <section aria-label="Utilisation by aggregate" className="panel">
         <h3>Utilisation by aggregate</h3>
         <Heatmap rows={overview.data?.byAggregate ?? []} classes={classes} names={names} />
@@ -271,7 +279,7 @@ export function Overview() {
           ))}
         </select>
       </label>
-      {chosen && <Rankings rc={chosen} tick={tick} />}
+      {chosen && <Rankings rc={chosen} tick={tick} onData={onRanked} />}
     </div>
   );
 }

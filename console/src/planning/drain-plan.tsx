@@ -2,7 +2,7 @@
 // chosen profile, with no destination booked twice — or why it cannot move, with the candidate
 // stage. A token that may (service, admin) can reserve the plan (reserveDrainPlan): each
 // destination claimed as a move, after a confirmation; a reader sees no Reserve button.
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { CandidateFunnel, ClosestMisses } from '../explain/candidate-stage';
 import { amount, int } from '../format';
@@ -119,6 +119,18 @@ export function DrainPanel({ hosts }: { hosts: readonly string[] }) {
   });
   const [reserved, reserve] = useMutation(RESERVE_DRAIN_PLAN);
   const [confirming, setConfirming] = useState(false);
+  // Keyboard focus follows the buttons as they replace each other.
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  const askRef = useRef<HTMLButtonElement>(null);
+  const asked = useRef(false);
+  useEffect(() => {
+    if (confirming) {
+      asked.current = true;
+      confirmRef.current?.focus();
+    } else if (asked.current) {
+      askRef.current?.focus();
+    }
+  }, [confirming]);
   const profiles = choices.data?.schedulerProfiles.map((p) => p.name) ?? [profile];
   const done = reserved.data?.reserveDrainPlan;
   const plan = done ?? r.data?.drainPlan;
@@ -161,7 +173,7 @@ export function DrainPanel({ hosts }: { hosts: readonly string[] }) {
       {plan && !done && mayReserve && plan.movable > 0 && (
         <div className="drain-actions">
           {!confirming ? (
-            <button type="button" onClick={() => setConfirming(true)}>
+            <button type="button" ref={askRef} onClick={() => setConfirming(true)}>
               Reserve…
             </button>
           ) : (
@@ -174,6 +186,7 @@ export function DrainPanel({ hosts }: { hosts: readonly string[] }) {
               <button
                 type="button"
                 className="primary"
+                ref={confirmRef}
                 disabled={reserved.fetching}
                 onClick={() => {
                   void reserve({ input }).then(() => setConfirming(false));

@@ -1,7 +1,5 @@
 // GraphQL: headroom and planningFlavors — how many more instances of each flavor fit, counted on
 // a private planning view of the cloud (src/planning/headroom-run.ts does the work).
-import type { PlanningFlavorSetting } from '../src/config/planning';
-import { DEFAULT_PLANNING_FLAVORS } from '../src/config/planning';
 import type {
   FlavorHeadroom as FlavorHeadroomRecord,
   HeadroomCount,
@@ -9,7 +7,7 @@ import type {
   HeadroomGroup as HeadroomGroupRecord,
   HeadroomLimit as HeadroomLimitRecord,
 } from '../src/planning/headroom';
-import { type HeadroomAnswer, headroom } from '../src/planning/headroom-run';
+import { type HeadroomAnswer, headroom, planningFlavors } from '../src/planning/headroom-run';
 import { cloud, part } from './access';
 import { KeyValueInput } from './aggregate';
 import {
@@ -81,24 +79,26 @@ const HeadroomInput = builder.inputType('HeadroomInput', {
   }),
 });
 
-const PlanningFlavor = builder.objectRef<PlanningFlavorSetting>('PlanningFlavor').implement({
-  ...cloud,
-  description:
-    "A configured planning flavor (BERTH_PLANNING_FLAVORS, or Nova's classic m1.* set): what headroom counts when no flavor is given.",
-  fields: (t) => ({
-    name: t.exposeString('name', { description: 'The flavor name.' }),
-    resources: t.field({
-      type: [ResourceAmount],
-      description: 'What one instance asks for.',
-      resolve: (f) =>
-        Object.entries(f.resources).map(([resourceClass, amount]) => ({ resourceClass, amount })),
+const PlanningFlavor = builder
+  .objectRef<ReturnType<typeof planningFlavors>[number]>('PlanningFlavor')
+  .implement({
+    ...cloud,
+    description:
+      "A configured planning flavor (BERTH_PLANNING_FLAVORS, or Nova's classic m1.* set): what headroom counts when no flavor is given.",
+    fields: (t) => ({
+      name: t.exposeString('name', { description: 'The flavor name.' }),
+      resources: t.field({
+        type: [ResourceAmount],
+        description: 'What one instance asks for.',
+        resolve: (f) =>
+          Object.entries(f.resources).map(([resourceClass, amount]) => ({ resourceClass, amount })),
+      }),
+      required: t.stringList({
+        description: 'Traits the host must have.',
+        resolve: (f) => [...f.required],
+      }),
     }),
-    required: t.stringList({
-      description: 'Traits the host must have.',
-      resolve: (f) => [...f.required],
-    }),
-  }),
-});
+  });
 
 const HeadroomLimit = builder.objectRef<HeadroomLimitRecord>('HeadroomLimit').implement({
   ...part,
@@ -226,6 +226,6 @@ builder.queryField('planningFlavors', (t) =>
     type: [PlanningFlavor],
     description:
       'The flavors headroom counts when none is given (BERTH_PLANNING_FLAVORS, or m1.tiny … m1.xlarge).',
-    resolve: (_r, _a, ctx) => [...(ctx.scheduling.planning.flavors ?? DEFAULT_PLANNING_FLAVORS)],
+    resolve: (_r, _a, ctx) => [...planningFlavors(ctx.scheduling.planning)],
   }),
 );

@@ -45,6 +45,11 @@ export interface HeadroomAnswer {
   readonly durationMs: number;
 }
 
+/** The configured planning flavors (BERTH_PLANNING_FLAVORS, or Nova's m1.* set). */
+export function planningFlavors(deps: PlanningDeps): readonly PlanningFlavorSetting[] {
+  return deps.flavors ?? DEFAULT_PLANNING_FLAVORS;
+}
+
 /** A configured planning flavor as the engine's request (one unsuffixed group). */
 export function planningFlavorOf(f: PlanningFlavorSetting): PlanningFlavor {
   const request: CandidateRequest = {
@@ -69,8 +74,7 @@ export function planningFlavorOf(f: PlanningFlavorSetting): PlanningFlavor {
  */
 export async function headroom(deps: HeadroomDeps, q: HeadroomQuestion): Promise<HeadroomAnswer> {
   const start = performance.now();
-  const flavors =
-    q.flavors ?? (deps.planning.flavors ?? DEFAULT_PLANNING_FLAVORS).map(planningFlavorOf);
+  const flavors = q.flavors ?? planningFlavors(deps.planning).map(planningFlavorOf);
   if (flavors.length === 0 || flavors.length > MAX_PLANNING_FLAVORS) {
     throw new BadRequestError(
       `headroom counts 1 to ${MAX_PLANNING_FLAVORS} flavors; got ${flavors.length}.`,

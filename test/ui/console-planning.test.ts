@@ -329,6 +329,65 @@ describe(browserTitle('the capacity planning views in chromium'), () => {
     expect(await page.$$eval('[data-testid=diff-rows] tbody tr.sim-differs', (t) => t.length)).toBe(
       diff.entries.length,
     );
+
+    // A request nothing can take: its failure, berth's reason and the candidate stage.
+    await page.click('.sim-form button:text("Add request")');
+    await page.fill(
+      '[data-testid=trace-rows] tr[data-row="1"] [name=resources]',
+      'MEMORY_MB:999999',
+    );
+    await page.selectOption('.sim-form [name=compareProfile]', '');
+    await page.click('.sim-form button[type=submit]');
+    await page.waitForSelector('[data-testid=sim-run] tr.sim-failed');
+    const failed = await ask<{
+      simulate: { run: { failed: number; placements: { index: number; reason: string | null }[] } };
+    }>(
+      `query($i: SimulateInput!) { simulate(input: $i) { run { failed placements { index reason } } } }`,
+      {
+        requests: [
+          {
+            consumerUuids,
+            projectId: 'simulation',
+            userId: 'console',
+            request: {
+              groups: [
+                {
+                  suffix: '',
+                  resources: [
+                    { resourceClass: 'VCPU', amount: 2 },
+                    { resourceClass: 'MEMORY_MB', amount: 4096 },
+                    { resourceClass: 'DISK_GB', amount: 40 },
+                  ],
+                },
+              ],
+            },
+          },
+          {
+            consumerUuids: ['00000000-0000-4000-8000-000000000006'],
+            projectId: 'simulation',
+            userId: 'console',
+            request: {
+              groups: [
+                { suffix: '', resources: [{ resourceClass: 'MEMORY_MB', amount: 999_999 }] },
+              ],
+            },
+          },
+        ],
+      },
+    );
+    expect(failed.simulate.run.failed).toBe(1);
+    const last = failed.simulate.run.placements.at(-1)!;
+    expect(await page.$$eval('[data-testid=sim-run] tr.sim-failed', (t) => t.length)).toBe(1);
+    expect(
+      await page.textContent(
+        `[data-testid=sim-run] tr.sim-failed[data-index="${last.index}"] .sim-reason`,
+      ),
+    ).toBe(last.reason);
+    await page.click('[data-testid=sim-run] .sim-stage-row summary');
+    await page.waitForSelector('[data-testid=sim-run] .sim-stage-row [data-testid=blocking]');
+    expect(
+      await page.textContent('[data-testid=sim-run] .sim-stage-row [data-testid=blocking]'),
+    ).toContain('MEMORY_MB');
   });
 
   browserIt('plans a drain on a host page; a reader cannot reserve, an admin can', async () => {

@@ -91,7 +91,11 @@ export async function headroomOn(
     ...(o.projectId === undefined ? {} : { projectId: o.projectId }),
     ...(live ? { live } : {}),
   };
-  for (const flavor of flavors) {
+  for (const [i, flavor] of flavors.entries()) {
+    if (i > 0) {
+      // Between two flavors, whatever else the replica has to do (a schedule call) runs first.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
     const perHost = await flavorHeadroom(run, flavor);
     out.push({
       name: flavor.name,

@@ -46,6 +46,8 @@ export function offeredHosts(
   }
   const compiled = compileRequest(index, request);
   const oneGroup = request.groups.length === 1;
+  const resources = request.groups[0]?.resources ?? {};
+  const suffix = request.groups[0]?.suffix ?? '';
   const scratch = borrowScratch(index);
   const stream = new CandidateStream(index, compiled, scratch);
   const seen = new Set<number>();
@@ -57,6 +59,20 @@ export function offeredHosts(
           `Counting headroom would examine more than ${bounds.maxExamined} combinations: narrow the flavor's request.`,
           ErrorCode.TOO_MANY_CANDIDATES,
         );
+      }
+      const anchor = stream.anchor;
+      if (oneGroup && index.members[anchor]!.length === 1 && onlyOn(stream.chosen, anchor)) {
+        // Every variable on the host's one provider: the request is the group's amounts there
+        // (what buildRequest would build, without building it).
+        if (!seen.has(anchor)) {
+          seen.add(anchor);
+          const uuid = index.uuid[anchor]!;
+          out.flat.set(uuid, {
+            allocations: { [uuid]: { ...resources } },
+            mappings: { [suffix]: [uuid] },
+          });
+        }
+        continue;
       }
       const built = buildRequest(index, compiled, stream.vars, stream.chosen);
       const host = built.providers.length > 0 ? hostOf(index, built.providers) : stream.anchor;
@@ -79,6 +95,16 @@ export function offeredHosts(
     releaseScratch(scratch);
   }
   return out;
+}
+
+/** True when every variable of the assignment is on provider `slot`. */
+function onlyOn(chosen: Int32Array, slot: number): boolean {
+  for (let i = 0; i < chosen.length; i++) {
+    if (chosen[i] !== slot) {
+      return false;
+    }
+  }
+  return chosen.length > 0;
 }
 
 /** The host of an allocation request: the root of its first non-sharing provider (as treeOf). */

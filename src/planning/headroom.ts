@@ -1,8 +1,8 @@
 // Headroom per flavor: how many more instances of each flavor can still be placed, counted on a
 // planning view under Placement's rules and a profile's filters, cloud-wide and per group
 // (aggregate, availability zone or host), with what ends each host's room. Each flavor is
-// counted alone from the view's state; host by host in headroom-hosts.ts, the packing rule and
-// its assumptions in docs/planning.md "Headroom".
+// counted alone from the view's state, host by host (headroom-flavor.ts, headroom-hosts.ts); the
+// packing rule and its assumptions are in docs/planning.md "Headroom".
 import type { CandidateRequest } from '../placement/allocation-candidates/request';
 import { compareText } from '../placement/compare-text';
 import type { ChosenPipeline } from '../scheduler/runtime/pipeline-set';

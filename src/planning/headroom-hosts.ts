@@ -1,11 +1,12 @@
-// Headroom of one flavor host by host (src/planning/headroom.ts assembles it): how many more
+// Headroom of one flavor host by host (src/planning/headroom-flavor.ts picks the hosts): how many more
 // instances each host takes under Placement's rules and the profile's filters, and what ends its
 // room. Three kinds of host, by the allocation requests the engine offers them:
 // - flat (one provider, one request group, nothing from a sharing provider): the engine's count is
 //   analytic (min over classes of the free capacity divided by the amount), and the filters are
 //   probed with raised usage (headroom-probe.ts) at that count, then by bisection below it;
 // - tree (nested providers or several request groups, nothing shared): the instances are placed
-//   one at a time on the planning view, the engine restricted to the tree (`inTree`);
+//   one at a time on the planning view, the engine restricted to the tree (`inTree`) unless a
+//   sharing provider is anchored at the host;
 // - sharing (some request takes from a sharing provider, which several hosts draw on): the
 //   instances are placed one at a time on the best-ranked of these hosts, as `schedule` would.
 // Every placement is released before returning: the view is left as it was found.

@@ -1,6 +1,6 @@
-// Headroom of one flavor host by host (src/planning/headroom-flavor.ts picks the hosts): how many more
-// instances each host takes under Placement's rules and the profile's filters, and what ends its
-// room. Three kinds of host, by the allocation requests the engine offers them:
+// Headroom of one flavor host by host (src/planning/headroom-flavor.ts picks the hosts): how
+// many more instances each host takes under Placement's rules and the profile's filters, and
+// what ends its room. Three kinds of host, by the allocation requests the engine offers them:
 // - flat (one provider, one request group, nothing from a sharing provider): the engine's count is
 //   analytic (min over classes of the free capacity divided by the amount), and the filters are
 //   probed with raised usage (headroom-probe.ts) at that count, then by bisection below it;

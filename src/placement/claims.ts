@@ -24,7 +24,8 @@ export interface ClaimInput {
   readonly consumerUuid: string;
   readonly projectId: string;
   readonly userId: string;
-  readonly consumerType: string;
+  /** Absent: a new consumer has no type, an existing one keeps its own. */
+  readonly consumerType?: string;
   /** Root provider uuid of the chosen host. */
   readonly hostUuid: string;
   /** The allocation request to add. */

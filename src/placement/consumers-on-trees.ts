@@ -2,7 +2,6 @@
 // allocation row of those consumers on those trees, with the consumer's owner, its server group
 // and whether it has a move in progress (read by drain plans, src/planning/drain-consumers.ts).
 import type { DataSource } from 'typeorm';
-import { UNKNOWN_CONSUMER_TYPE } from './consumer';
 
 /** One allocation of a consumer on one of the trees, with what is known of the consumer. */
 export interface TreeAllocationRow {
@@ -11,7 +10,8 @@ export interface TreeAllocationRow {
   readonly uuid: string;
   readonly projectId: string;
   readonly userId: string;
-  readonly consumerType: string;
+  /** Null for a consumer written without a type (Placement before 1.38). */
+  readonly consumerType: string | null;
   readonly providerUuid: string;
   /** The root provider uuid of the tree the allocation is on. */
   readonly rootUuid: string;
@@ -28,7 +28,7 @@ interface Row {
   uuid: string;
   project_id: string;
   user_id: string;
-  consumer_type: string;
+  consumer_type: string | null;
   provider_uuid: string;
   root_uuid: string;
   resource_class: string;
@@ -47,7 +47,7 @@ export async function allocationsOnTrees(
 ): Promise<TreeAllocationRow[]> {
   const rows: Row[] = await q.query(
     `SELECT c.id, c.uuid, pr.external_id AS project_id, u.external_id AS user_id,
-       COALESCE(ct.name, '${UNKNOWN_CONSUMER_TYPE}') AS consumer_type,
+       ct.name AS consumer_type,
        p.uuid AS provider_uuid, r.uuid AS root_uuid, rc.name AS resource_class, a.used,
        (SELECT g.uuid FROM server_group_members m JOIN server_groups g ON g.id = m.group_id
          WHERE m.consumer_uuid = c.uuid) AS group_uuid,

@@ -18,7 +18,8 @@ export interface DrainConsumer {
   readonly uuid: string;
   readonly projectId: string;
   readonly userId: string;
-  readonly consumerType: string;
+  /** Null when it was written without a type: a reserved move keeps it untyped. */
+  readonly consumerType: string | null;
   /** The drained host (root provider uuid) it runs on. */
   readonly host: string;
   /** Per-class totals of the allocations on the drained trees: what it asks of its destination. */

@@ -111,6 +111,22 @@ describe('drainPlan / reserveDrainPlan', () => {
     expect(move?.destinationRootUuid).toBe(c.dests[0]);
   });
 
+  it('reserves the move of a consumer written without a type, and it stays untyped', async () => {
+    const c = await cloud(0, 1);
+    const { consumerType: _typed, ...untyped } = claim(c.source, { VCPU: 2, MEMORY_MB: 1024 });
+    await t.app.services.allocations.set([untyped]);
+    const reserved = await gql(t.app, RESERVE, { input: { hosts: [c.source] } }, as('service'));
+    expect(reserved.errors).toBeUndefined();
+    expect(reserved.data.reserveDrainPlan).toMatchObject({ movable: 1, reserved: true });
+    const move = await t.app.scheduling.moves.find(untyped.consumerUuid);
+    expect(move?.destinationRootUuid).toBe(c.dests[0]);
+    const [row] = await t.app.services.dataSource.query(
+      'SELECT consumer_type_id FROM consumers WHERE uuid = $1',
+      [untyped.consumerUuid],
+    );
+    expect(row.consumer_type_id).toBeNull();
+  });
+
   it('answers berth.drain.* codes for no host, too many, an unknown one and a child provider', async () => {
     const c = await cloud(0, 0);
     const child = await buildResourceProvider(t.app.services, { parentUuid: c.source });

@@ -7,10 +7,7 @@
 
 import { CandidateStream } from '../placement/allocation-candidates/candidate-stream';
 import type { CapacityIndex } from '../placement/allocation-candidates/capacity-index';
-import {
-  type CandidateBounds,
-  DEFAULT_CANDIDATE_BOUNDS,
-} from '../placement/allocation-candidates/find-allocation-candidates';
+import { DEFAULT_CANDIDATE_BOUNDS } from '../placement/allocation-candidates/find-allocation-candidates';
 import { checkNamesOrEmpty } from '../placement/allocation-candidates/name-checks';
 import type { CandidateRequest } from '../placement/allocation-candidates/request';
 import { validateCandidateRequest } from '../placement/allocation-candidates/request-validation';
@@ -30,15 +27,13 @@ export interface OfferedHosts {
 }
 
 /**
- * The hosts `request` has allocation candidates on in `index`, split into flat and other.
+ * The hosts `request` has allocation candidates on in `index`, split into flat and other. Only
+ * one request per host is kept, so the work is bounded by combinations examined alone: at most
+ * the engine's default `maxExamined`, or 100 per host of the cloud when that is more.
  * @throws BadRequestError as the engine throws for an invalid request or unknown names, and
- *   berth.too_many_candidates past the bounds' `maxExamined` combinations.
+ *   berth.too_many_candidates past that many combinations.
  */
-export function offeredHosts(
-  index: CapacityIndex,
-  request: CandidateRequest,
-  bounds: CandidateBounds = DEFAULT_CANDIDATE_BOUNDS,
-): OfferedHosts {
+export function offeredHosts(index: CapacityIndex, request: CandidateRequest): OfferedHosts {
   const out: OfferedHosts = { flat: new Map(), other: new Set() };
   validateCandidateRequest(request);
   if (checkNamesOrEmpty(index, request)) {
@@ -48,15 +43,16 @@ export function offeredHosts(
   const oneGroup = request.groups.length === 1;
   const resources = request.groups[0]?.resources ?? {};
   const suffix = request.groups[0]?.suffix ?? '';
+  const bound = Math.max(DEFAULT_CANDIDATE_BOUNDS.maxExamined, 100 * index.rootOrder().length);
   const scratch = borrowScratch(index);
   const stream = new CandidateStream(index, compiled, scratch);
   const seen = new Set<number>();
   try {
     let examined = 0;
     while (stream.next()) {
-      if (++examined > bounds.maxExamined) {
+      if (++examined > bound) {
         throw new BadRequestError(
-          `Counting headroom would examine more than ${bounds.maxExamined} combinations: narrow the flavor's request.`,
+          `Counting headroom would examine more than ${bound} combinations: narrow the flavor's request.`,
           ErrorCode.TOO_MANY_CANDIDATES,
         );
       }

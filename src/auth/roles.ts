@@ -122,9 +122,10 @@ export function adminOnlyArgument(field: string, args: Readonly<Record<string, u
 /**
  * Query fields a `member` may run: its own project's quota, usages and consumers with their
  * allocations (the project is checked against the arguments: PROJECT_SCOPED_QUERIES), plus the
- * server's version and introspection.
+ * server's version, who it is (`viewer`) and introspection.
  */
 export const MEMBER_QUERIES: ReadonlySet<string> = new Set([
+  'viewer',
   'quota',
   'usages',
   'consumers',

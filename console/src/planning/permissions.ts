@@ -1,12 +1,13 @@
-// What the signed-in token may do beyond reading, asked of berth itself (the console never reads
-// a role from the token): whether it may reserve a drain plan (service, admin) and whether it may
-// set a simulation's admin-only arguments (admin). See the probes in ./queries.ts.
+// What the signed-in token may do beyond reading, from berth's `viewer` query (the console never
+// reads a role from the token): whether it may reserve a drain plan (service, admin) and whether
+// it may set a simulation's admin-only arguments (admin). berth checks every operation anyway.
 import { useEffect, useState } from 'react';
-import { type CombinedError, useClient } from 'urql';
-import { CAN_READ_AUDIT, CAN_RESERVE } from './queries';
+import { useClient } from 'urql';
+import { VIEWER } from './queries';
 
-const refused = (e: CombinedError | undefined) =>
-  e?.graphQLErrors.some((g) => g.extensions?.code === 'berth.forbidden') ?? false;
+/** Roles, weakest first (src/auth/roles.ts ROLES). */
+const ROLES = ['member', 'reader', 'scheduler', 'service', 'admin'];
+const atLeast = (role: string, need: string) => ROLES.indexOf(role) >= ROLES.indexOf(need);
 
 /** What the token may do; both false until berth has answered (`known`). */
 export interface Permissions {
@@ -21,20 +22,15 @@ export function usePermissions(): Permissions {
   const [p, setP] = useState<Permissions>({ reserve: false, admin: false, known: false });
   useEffect(() => {
     let live = true;
-    // Sent without their variables on purpose: nothing runs (see the probes' comment).
-    const none = {} as never;
-    Promise.all([
-      client.mutation(CAN_RESERVE, none).toPromise(),
-      client.query(CAN_READ_AUDIT, none, { requestPolicy: 'network-only' }).toPromise(),
-    ]).then(([reserve, audit]) => {
-      if (live) {
-        setP({
-          reserve: !refused(reserve.error) && !reserve.error?.networkError,
-          admin: !refused(audit.error) && !audit.error?.networkError,
-          known: true,
-        });
-      }
-    });
+    client
+      .query(VIEWER, {}, { requestPolicy: 'network-only' })
+      .toPromise()
+      .then((r) => {
+        const role = r.data?.viewer.role;
+        if (live && role !== undefined) {
+          setP({ reserve: atLeast(role, 'service'), admin: role === 'admin', known: true });
+        }
+      });
     return () => {
       live = false;
     };

@@ -125,16 +125,7 @@ export const RESERVE_DRAIN_PLAN = graphql(`
 /** A drain plan as the host page draws it. */
 export type DrainPlanAnswer = ResultOf<typeof DRAIN_PLAN>['drainPlan'];
 
-/**
- * Role probes: berth authorises an operation's root fields before it coerces the variables
- * (src/graphql/authorize-plugin.ts), so each of these, sent without its required variable, is
- * refused with berth.forbidden when the token's role may not run the field, and otherwise ends
- * in a variable error with nothing run.
- */
-export const CAN_RESERVE = graphql(`
-  mutation CanReserveDrainPlan($input: DrainPlanInput!) { reserveDrainPlan(input: $input) { reserved } }
-`);
-
-export const CAN_READ_AUDIT = graphql(`
-  query CanReadAudit($first: Int!) { auditEvents(first: $first) { __typename } }
+/** The caller's role, as berth authorises it (which planning actions the pages offer). */
+export const VIEWER = graphql(`
+  query Viewer { viewer { role } }
 `);

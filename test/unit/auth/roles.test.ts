@@ -36,6 +36,7 @@ describe('roles', () => {
       'removeServerGroupMembers',
       'reportBuildFailure',
       'reportBuildSuccess',
+      'reserveDrainPlan',
       'reshape',
       'revertMove',
       'schedule',

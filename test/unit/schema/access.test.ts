@@ -43,6 +43,7 @@ describe('access rules', () => {
       'Allocation',
       'AllocationChange',
       'Consumer',
+      'DrainMove',
       'Project',
       'Quota',
       'ServerGroup',

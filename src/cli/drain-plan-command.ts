@@ -5,15 +5,12 @@
 // migrates; confirmMove / revertMove end them). Exit 0 when every consumer can move, 2 when some
 // cannot, 1 on bad input.
 import type { Command } from 'commander';
-import { type App, createApp } from '../app/app';
-import { migrateDatabase } from '../db/migrate';
-import { alignedRows, escapeForTerminal, jsonForTerminal } from '../lib/text-table';
-import { createLogger } from '../observability/logger';
-import { BadRequestError, ErrorCode, isPlacementError } from '../placement/errors';
+import type { App } from '../app/app';
+import { alignedRows, jsonForTerminal } from '../lib/text-table';
+import { BadRequestError, ErrorCode } from '../placement/errors';
 import { isUuid } from '../placement/uuid';
 import { type DrainDeps, type DrainPlan, planDrain, reserveDrain } from '../planning/drain';
-import { type CliDatabase, openDatabase } from './database';
-import { configOrExit, exitWithStartupError } from './errors';
+import { withPlanningApp } from './planning-app';
 
 /** Options of `berth drain-plan`, as commander parses them. */
 interface DrainPlanOptions {
@@ -106,30 +103,6 @@ export function registerDrainPlanCommand(program: Command): void {
     .option('--reserve', 'claim each destination as a move (confirmMove / revertMove end it)')
     .option('--json', 'print the plan as JSON')
     .action(async (hosts: string[], opts: DrainPlanOptions) => {
-      const config = configOrExit();
-      let db: CliDatabase;
-      let app: App;
-      try {
-        db = await openDatabase(config);
-        await migrateDatabase(db.dataSource);
-        app = await createApp(config, createLogger('silent'), {
-          dataSource: db.dataSource,
-          migrate: false,
-        });
-      } catch (err) {
-        exitWithStartupError(err);
-      }
-      try {
-        process.exitCode = await runDrainPlan(app, hosts, opts, process.stdout);
-      } catch (err) {
-        if (!isPlacementError(err)) {
-          throw err;
-        }
-        process.stderr.write(`berth: ${escapeForTerminal(err.message)}\n`);
-        process.exitCode = 1;
-      } finally {
-        await app.close();
-        await db.close();
-      }
+      await withPlanningApp((app) => runDrainPlan(app, hosts, opts, process.stdout));
     });
 }

@@ -5,15 +5,11 @@
 // table per flavor (and per group). Without --flavor, the planning flavors
 // (BERTH_PLANNING_FLAVORS, or Nova's m1.* set). Nothing is written.
 import { type Command, InvalidArgumentError } from 'commander';
-import { type App, createApp } from '../app/app';
-import { migrateDatabase } from '../db/migrate';
-import { alignedRows, escapeForTerminal, jsonForTerminal } from '../lib/text-table';
-import { createLogger } from '../observability/logger';
-import { isPlacementError } from '../placement/errors';
+import type { App } from '../app/app';
+import { alignedRows, jsonForTerminal } from '../lib/text-table';
 import type { HeadroomCount, HeadroomGroupBy, PlanningFlavor } from '../planning/headroom';
 import { type HeadroomAnswer, headroom } from '../planning/headroom-run';
-import { type CliDatabase, openDatabase } from './database';
-import { configOrExit, exitWithStartupError } from './errors';
+import { withPlanningApp } from './planning-app';
 
 /** Options of `berth headroom`, as commander parses them. */
 interface HeadroomOptions {
@@ -158,30 +154,6 @@ export function registerHeadroomCommand(program: Command): void {
     )
     .option('--json', 'print JSON instead of tables')
     .action(async (opts: HeadroomOptions) => {
-      const config = configOrExit();
-      let db: CliDatabase;
-      let app: App;
-      try {
-        db = await openDatabase(config);
-        await migrateDatabase(db.dataSource);
-        app = await createApp(config, createLogger('silent'), {
-          dataSource: db.dataSource,
-          migrate: false,
-        });
-      } catch (err) {
-        exitWithStartupError(err);
-      }
-      try {
-        await runHeadroom(app, opts, process.stdout);
-      } catch (err) {
-        if (!isPlacementError(err)) {
-          throw err;
-        }
-        process.stderr.write(`berth: ${escapeForTerminal((err as Error).message)}\n`);
-        process.exitCode = 1;
-      } finally {
-        await app.close();
-        await db.close();
-      }
+      await withPlanningApp((app) => runHeadroom(app, opts, process.stdout));
     });
 }

@@ -6,21 +6,17 @@
 // then printed as a table per run, the end state and the diff. Nothing is written.
 import { readFileSync } from 'node:fs';
 import { type Command, InvalidArgumentError } from 'commander';
-import { type App, createApp } from '../app/app';
-import { migrateDatabase } from '../db/migrate';
-import { alignedRows, escapeForTerminal, jsonForTerminal } from '../lib/text-table';
-import { createLogger } from '../observability/logger';
+import type { App } from '../app/app';
+import { alignedRows, jsonForTerminal } from '../lib/text-table';
 import type { CapacityIndex } from '../placement/allocation-candidates/capacity-index';
-import { isPlacementError } from '../placement/errors';
 import { type SimulationConfiguration, simulationPipeline } from '../planning/pipeline-config';
 import { PlanningView } from '../planning/planning-view';
 import { type SimulationResult, type SimulationRun, simulate } from '../planning/simulation';
 import type { SimulatedClassFill } from '../planning/simulation-end-state';
 import { parseTrace } from '../planning/trace';
 import { traceFromAudit } from '../planning/trace-audit';
-import { type CliDatabase, openDatabase } from './database';
-import { configOrExit, exitWithStartupError } from './errors';
 import { nonNegativeInt, positiveInt } from './int-options';
+import { withPlanningApp } from './planning-app';
 
 /** Options of `berth simulate`, as commander parses them. */
 export interface SimulateOptions {
@@ -248,31 +244,10 @@ export function registerSimulateCommand(program: Command): void {
     .option('--weighers <names>', "weighers, instead of the profile's", list)
     .option('--json', 'print JSON instead of tables')
     .action(async (opts: SimulateOptions) => {
-      const config = configOrExit();
-      let db: CliDatabase;
-      let app: App;
-      try {
-        db = await openDatabase(config);
-        await migrateDatabase(db.dataSource);
-        app = await createApp(config, createLogger('silent'), {
-          dataSource: db.dataSource,
-          migrate: false,
-        });
-      } catch (err) {
-        exitWithStartupError(err);
-      }
-      try {
-        await runSimulate(app, opts, process.stdout);
-      } catch (err) {
-        if (!isPlacementError(err) && !(err instanceof InvalidArgumentError) && !isFileError(err)) {
-          throw err;
-        }
-        process.stderr.write(`berth: ${escapeForTerminal((err as Error).message)}\n`);
-        process.exitCode = 1;
-      } finally {
-        await app.close();
-        await db.close();
-      }
+      await withPlanningApp(
+        (app) => runSimulate(app, opts, process.stdout),
+        (err) => err instanceof InvalidArgumentError || isFileError(err),
+      );
     });
 }
 

@@ -2,6 +2,18 @@
 // per flavor, a simulation with its optional comparison, a drain plan and its reservation.
 import { graphql, type ResultOf } from '../graphql';
 
+/** The candidate stage as the explain page's component draws it (unmasked). */
+const CANDIDATE_STAGE_FIELDS = graphql(`
+  fragment CandidateStageFields on CandidateStage @_unmask {
+    hostsTotal
+    hostsWithCandidates
+    summary
+    constraints { kind code group label resourceClass amount hostsAlone hostsAfter }
+    blocking { code group label }
+    closestMisses { host { uuid name } misses { kind code label message } }
+  }
+`);
+
 /** Profiles to choose from and the flavors headroom counts by default. */
 export const PLANNING_CHOICES = graphql(`
   query PlanningChoices {
@@ -29,7 +41,8 @@ export const HEADROOM = graphql(`
 /** headroom's answer as the overview draws it. */
 export type HeadroomAnswer = ResultOf<typeof HEADROOM>['headroom'];
 
-export const SIMULATE = graphql(`
+export const SIMULATE = graphql(
+  `
   query Simulate($input: SimulateInput!) {
     simulate(input: $input) {
       run { ...SimulationRunFields }
@@ -49,14 +62,7 @@ export const SIMULATE = graphql(`
       reason
       funnel { filter before after }
       weight
-      candidateStage {
-        hostsTotal
-        hostsWithCandidates
-        summary
-        constraints { kind code group label resourceClass amount hostsAlone hostsAfter }
-        blocking { code group label }
-        closestMisses { host { uuid name } misses { kind code label message } }
-      }
+      candidateStage { ...CandidateStageFields }
     }
     end {
       classes { resourceClass capacity used free fraction }
@@ -67,16 +73,19 @@ export const SIMULATE = graphql(`
       stranded { resourceClass capacity used free fraction }
     }
   }
-`);
+`,
+  [CANDIDATE_STAGE_FIELDS],
+);
 
 /** simulate's answer as the simulation page draws it. */
 export type SimulationAnswer = ResultOf<typeof SIMULATE>['simulate'];
 /** One run of a simulation. */
 export type SimulationRun = SimulationAnswer['run'];
 
-export const DRAIN_PLAN = graphql(`
-  query DrainPlan($input: DrainPlanInput!) { drainPlan(input: $input) { ...DrainPlanFields } }
-  fragment DrainPlanFields on DrainPlan {
+/** What a drain plan shows (unmasked: the components read its fields directly). */
+const DRAIN_PLAN_FIELDS = graphql(
+  `
+  fragment DrainPlanFields on DrainPlan @_unmask {
     hosts { uuid name }
     movable unmovable reserved durationMs
     moves {
@@ -85,42 +94,28 @@ export const DRAIN_PLAN = graphql(`
       to { uuid name }
       allocations { provider { uuid name } resources { resourceClass amount } }
       reason
-      candidateStage {
-        hostsTotal
-        hostsWithCandidates
-        summary
-        constraints { kind code group label resourceClass amount hostsAlone hostsAfter }
-        blocking { code group label }
-        closestMisses { host { uuid name } misses { kind code label message } }
-      }
+      candidateStage { ...CandidateStageFields }
     }
   }
-`);
+`,
+  [CANDIDATE_STAGE_FIELDS],
+);
 
-export const RESERVE_DRAIN_PLAN = graphql(`
+export const DRAIN_PLAN = graphql(
+  `
+  query DrainPlan($input: DrainPlanInput!) { drainPlan(input: $input) { ...DrainPlanFields } }
+`,
+  [DRAIN_PLAN_FIELDS],
+);
+
+export const RESERVE_DRAIN_PLAN = graphql(
+  `
   mutation ReserveDrainPlan($input: DrainPlanInput!) {
     reserveDrainPlan(input: $input) { ...DrainPlanFields }
   }
-  fragment DrainPlanFields on DrainPlan {
-    hosts { uuid name }
-    movable unmovable reserved durationMs
-    moves {
-      consumerUuid projectId
-      from { uuid name }
-      to { uuid name }
-      allocations { provider { uuid name } resources { resourceClass amount } }
-      reason
-      candidateStage {
-        hostsTotal
-        hostsWithCandidates
-        summary
-        constraints { kind code group label resourceClass amount hostsAlone hostsAfter }
-        blocking { code group label }
-        closestMisses { host { uuid name } misses { kind code label message } }
-      }
-    }
-  }
-`);
+`,
+  [DRAIN_PLAN_FIELDS],
+);
 
 /** A drain plan as the host page draws it. */
 export type DrainPlanAnswer = ResultOf<typeof DRAIN_PLAN>['drainPlan'];

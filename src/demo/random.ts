@@ -1,18 +1,10 @@
-// A small seeded generator (mulberry32) for the demo cloud: the same seed gives the same cloud,
-// uuids included, on every machine and Node version (Math.random cannot be seeded). The tests'
-// generated inputs (the Nova parity harness, the tenant-isolation property) draw from it too.
+// Seeded random numbers for the demo cloud (src/lib/seeded-random.ts): the same seed gives the
+// same cloud, uuids included, on every machine. The tests' generated inputs (the Nova parity
+// harness, the tenant-isolation property) draw from it too.
 
-/** mulberry32: a small seeded PRNG, uniform in [0, 1); not for secrets. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../lib/seeded-random';
+
+export { mulberry32 };
 
 /** Seeded pseudo-random numbers; not for secrets. */
 export class DemoRandom {

@@ -3,6 +3,7 @@
 // directories not yet deployed), each built afresh from the current generation's registry and
 // profile configurations with a seeded random source, so the same seed gives the same ranking
 // tie-breaks and host-subset picks. Nothing here changes the running pipelines.
+import { mulberry32 } from '../lib/seeded-random';
 import { BadRequestError, ErrorCode } from '../placement/errors';
 import type { SchedulerLogger } from '../scheduler/runtime/pipeline';
 import type { ChosenPipeline, PipelineGeneration } from '../scheduler/runtime/pipeline-set';
@@ -49,16 +50,7 @@ const QUIET: SchedulerLogger = { warn: () => {}, info: () => {} };
 let loads = 0;
 
 /** A seeded source of uniform numbers in [0, 1) (mulberry32). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const seededRandom = mulberry32;
 
 function invalid(message: string): BadRequestError {
   return new BadRequestError(

@@ -6,7 +6,9 @@
 // between two questions (those hosts counted again); the first question (cold for the first
 // line: every host counted, every host view built) is printed too.
 // Then once through GraphQL; the counts are printed.
+
 import { randomUUID } from 'node:crypto';
+import { emptyRequestGroup } from '../src/placement/allocation-candidates/request';
 import { type HeadroomQuestion, headroom } from '../src/planning/headroom-run';
 import type { BenchApp } from './bench-app';
 import { gql } from './graphql-timing';
@@ -32,16 +34,7 @@ const QUERY = `query H($input: HeadroomInput!) {
 const flavors = FLAVORS.map(([name, resources]) => ({
   name,
   request: {
-    groups: [
-      {
-        suffix: '',
-        resources,
-        requiredTraits: [],
-        forbiddenTraits: [],
-        memberOf: [],
-        forbiddenAggregates: [],
-      },
-    ],
+    groups: [{ ...emptyRequestGroup(''), resources }],
   },
   extraSpecs: {},
 }));

@@ -8,6 +8,7 @@
 // wrote nothing, so it has no event to replay.
 import type { DataSource } from 'typeorm';
 import type { AllocationService } from '../placement/allocation';
+import { emptyRequestGroup } from '../placement/allocation-candidates/request';
 import { type AuditEventRecord, listAuditEvents } from '../placement/audit-log';
 import { BadRequestError, ErrorCode } from '../placement/errors';
 import type { ScheduleRequest } from '../scheduler/schedule-types';
@@ -111,16 +112,7 @@ export async function traceFromAudit(
       projectId: first.consumer!.projectId,
       userId: first.consumer!.userId,
       request: {
-        groups: [
-          {
-            suffix: '',
-            resources,
-            requiredTraits: [],
-            forbiddenTraits: [],
-            memberOf: [],
-            forbiddenAggregates: [],
-          },
-        ],
+        groups: [{ ...emptyRequestGroup(''), resources }],
       },
       extraSpecs: {},
     });

@@ -1,7 +1,7 @@
 // The in-process app the planning commands (`berth headroom`, `simulate`, `drain-plan`) run on:
 // berth's database (migrated), the capacity index and the scheduler as `berth serve` builds
 // them, without listening. A refused input prints `berth: <message>` and exits 1.
-import { type App, createApp } from '../app/app';
+import type { App } from '../app/app';
 import { migrateDatabase } from '../db/migrate';
 import { escapeForTerminal } from '../lib/text-table';
 import { createLogger } from '../observability/logger';
@@ -23,6 +23,8 @@ export async function withPlanningApp(
   try {
     db = await openDatabase(config);
     await migrateDatabase(db.dataSource);
+    // Loaded here, not at start-up: `berth serve` must load GraphQL after tracing patches it.
+    const { createApp } = await import('../app/app');
     app = await createApp(config, createLogger('silent'), {
       dataSource: db.dataSource,
       migrate: false,

@@ -24,7 +24,7 @@ export async function withPlanningApp(
     db = await openDatabase(config);
     await migrateDatabase(db.dataSource);
     // Loaded here, not at start-up: `berth serve` must load GraphQL after tracing patches it.
-    const { createApp } = await import('../app/app');
+    const { createApp }: typeof import('../app/app') = require('../app/app');
     app = await createApp(config, createLogger('silent'), {
       dataSource: db.dataSource,
       migrate: false,

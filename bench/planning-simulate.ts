@@ -27,7 +27,7 @@ const SCHEDULE = `mutation($i: ScheduleInput!) { schedule(input: $i) { selection
 
 const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
 
-function trace(n: number): ScheduleRequest[] {
+function trace(n: number, limit: number | null = 50): ScheduleRequest[] {
   return Array.from({ length: n }, (_, i) => ({
     consumerUuids: [randomUUID()],
     projectId: 'bench-sim',
@@ -43,7 +43,7 @@ function trace(n: number): ScheduleRequest[] {
           forbiddenAggregates: [],
         },
       ],
-      limit: 50,
+      ...(limit === null ? {} : { limit }),
     },
     extraSpecs: {},
   }));
@@ -120,6 +120,19 @@ export async function benchSimulation(app: BenchApp, o: PlanningBenchOptions): P
   o.log(
     `  memory per run: heap +${heap.map(mib).join(', +')} MiB, RSS +${rss.map(mib).join(', +')} MiB; the view's own copy ${mib(viewBytes)} MiB (usage column, stamps, consumer lists) — the rest is the run's placements and evaluations`,
   );
+
+  // What one request costs with more candidates: a simulation evaluates each request as
+  // `schedule` would, so its cost follows the request's own candidate limit.
+  const perRequest: string[] = [];
+  for (const limit of [50, 1000, null]) {
+    const few = trace(o.smoke ? 10 : 50, limit);
+    const started = performance.now();
+    await simulateOnce(app, few);
+    perRequest.push(
+      `limit ${limit ?? 'none'} ${((performance.now() - started) / few.length).toFixed(1)} ms`,
+    );
+  }
+  o.log(`  simulate, per request by candidate limit (${o.hosts} hosts): ${perRequest.join(', ')}`);
 
   const claims = o.smoke ? 200 : 2000;
   let stop = false;

@@ -13,22 +13,12 @@ import { PlanningView } from '../../../src/planning/planning-view';
 import type { FilterPlugin } from '../../../src/scheduler/plugin-api';
 import { createPipeline } from '../../../src/scheduler/runtime/pipeline';
 import { HostViewCache } from '../../../src/scheduler/state/host-view-cache';
-import { provider, uuid } from '../scheduler/index-fixtures';
+import { provider, uuid, vcpuInventory } from '../scheduler/index-fixtures';
 
 const AGG_A = 'aaaaaaaa-0000-4000-8000-000000000001';
 const AGG_B = 'bbbbbbbb-0000-4000-8000-000000000002';
 
-const vcpu = (providerId: number, total: number) => ({
-  providerId,
-  resourceClass: 'VCPU',
-  total,
-  reserved: 0,
-  minUnit: 1,
-  maxUnit: total,
-  stepSize: 1,
-  allocationRatio: 1,
-  used: 0,
-});
+const vcpu = vcpuInventory;
 
 /** h1 8 VCPU in A and B, h2 2 in A, h3 1 in none, h4 4 in B, h5 nested (4 on a child) in none. */
 function cloud(): CapacityIndex {

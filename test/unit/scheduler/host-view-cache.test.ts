@@ -4,20 +4,10 @@
 import { CapacityIndex } from '../../../src/placement/allocation-candidates/capacity-index';
 import type { AggregateWithMetadata } from '../../../src/placement/host-rows';
 import { HostViewCache } from '../../../src/scheduler/state/host-view-cache';
-import { provider, uuid } from './index-fixtures';
+import { provider, uuid, vcpuInventory } from './index-fixtures';
 
 const AGG = '00000000-0000-0000-0000-00000000a001';
-const inv = (providerId: number, total: number, used = 0) => ({
-  providerId,
-  resourceClass: 'VCPU',
-  total,
-  reserved: 0,
-  minUnit: 1,
-  maxUnit: total,
-  stepSize: 1,
-  allocationRatio: 1,
-  used,
-});
+const inv = vcpuInventory;
 
 function fixture() {
   const index = CapacityIndex.fromRows({

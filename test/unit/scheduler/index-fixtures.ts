@@ -12,3 +12,16 @@ export const provider = (id: number, parentId: number | null = null, name = `rp-
   parentId,
   rootId: parentId ?? id,
 });
+
+/** An index VCPU inventory row of provider `providerId` (ratio 1, nothing reserved). */
+export const vcpuInventory = (providerId: number, total: number, used = 0) => ({
+  providerId,
+  resourceClass: 'VCPU',
+  total,
+  reserved: 0,
+  minUnit: 1,
+  maxUnit: total,
+  stepSize: 1,
+  allocationRatio: 1,
+  used,
+});

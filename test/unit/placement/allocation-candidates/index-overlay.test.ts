@@ -11,19 +11,9 @@ import {
 import { emptyRequestGroup } from '../../../../src/placement/allocation-candidates/request';
 import type { AggregateWithMetadata } from '../../../../src/placement/host-rows';
 import { HostViewCache } from '../../../../src/scheduler/state/host-view-cache';
-import { provider, uuid } from '../../scheduler/index-fixtures';
+import { provider, uuid, vcpuInventory } from '../../scheduler/index-fixtures';
 
-const inv = (providerId: number, total: number, used = 0) => ({
-  providerId,
-  resourceClass: 'VCPU',
-  total,
-  reserved: 0,
-  minUnit: 1,
-  maxUnit: total,
-  stepSize: 1,
-  allocationRatio: 1,
-  used,
-});
+const inv = vcpuInventory;
 
 function live(): CapacityIndex {
   return CapacityIndex.fromRows({

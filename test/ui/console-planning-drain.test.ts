@@ -155,6 +155,16 @@ describe(browserTitle('the drain plan and audit replay views in chromium'), () =
     expect(diff.differentHost).toBeGreaterThan(0);
     expect(await page.textContent('[data-testid=sim-run] [data-field=placed] b')).toBe('3');
 
+    // A plugin directory not yet deployed goes to berth with the candidate configuration: one
+    // that does not exist is refused, and the page says so.
+    await page.fill('[data-testid=compare-pipeline] [name=cpDirs]', '/nonexistent/berth-plugins');
+    await page.click('.sim-form button[type=submit]');
+    await page.waitForSelector('.simulate [role=alert]');
+    expect(await page.textContent('.simulate [role=alert]')).toContain(
+      '/nonexistent/berth-plugins',
+    );
+    await page.fill('[data-testid=compare-pipeline] [name=cpDirs]', '');
+
     // A reader has neither the audit trail nor a candidate configuration to choose.
     await signIn('reader');
     await page.goto(`${base}/ui/#/simulate`);

@@ -1,5 +1,6 @@
 // The candidate configuration an admin compares a trace under: base profile, filters and weighers
-// in order, plugin settings (JSON) and host subset size; what is left empty comes from the base.
+// in order, plugin settings (JSON), host subset size and plugin directories on the server (plugins
+// not yet deployed: enable them in the filters or weighers); what is left empty comes from the base.
 import type { PipelineForm } from './pipeline';
 
 export function PipelineEditor(props: {
@@ -40,6 +41,15 @@ export function PipelineEditor(props: {
           className="sim-count"
           value={p.hostSubsetSize}
           onChange={set('hostSubsetSize')}
+        />
+      </label>
+      <label>
+        <span>Plugin directories on the server (not yet deployed)</span>
+        <input
+          name="cpDirs"
+          placeholder="/etc/berth/candidate-plugins"
+          value={p.pluginDirs}
+          onChange={set('pluginDirs')}
         />
       </label>
       <label className="sim-pipeline-plugins">

@@ -1,6 +1,6 @@
 // A candidate scheduler configuration to compare a trace under (an admin's `comparePipeline`):
 // a base profile, filters and weighers in order, plugin settings as JSON, the host subset size,
-// as the form holds them, as the URL hash keeps them and as `simulate` is sent them.
+// plugin directories on the server (plugins not yet deployed), as the form holds them, as the URL hash keeps them and as `simulate` is sent them.
 
 /** The form's fields, as typed. */
 export interface PipelineForm {
@@ -13,6 +13,8 @@ export interface PipelineForm {
   readonly plugins: string;
   /** '' = the base profile's. */
   readonly hostSubsetSize: string;
+  /** Comma-separated directories on the server with plugins not yet deployed ('' = none). */
+  readonly pluginDirs: string;
 }
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -35,6 +37,9 @@ export function pipelineInput(p: PipelineForm): { [key: string]: Json } {
   if (p.plugins.trim()) {
     input.plugins = p.plugins.trim();
   }
+  if (p.pluginDirs.trim()) {
+    input.pluginDirs = names(p.pluginDirs);
+  }
   if (p.hostSubsetSize.trim()) {
     const n = Number(p.hostSubsetSize);
     input.hostSubsetSize = Number.isInteger(n) ? n : p.hostSubsetSize;
@@ -48,6 +53,7 @@ const KEYS = [
   ['weighers', 'cp_weighers'],
   ['plugins', 'cp_plugins'],
   ['hostSubsetSize', 'cp_subset'],
+  ['pluginDirs', 'cp_dirs'],
 ] as const;
 
 /** Writes `p` into the hash's parameters. */
@@ -69,6 +75,7 @@ export function pipelineFromHash(q: URLSearchParams): PipelineForm | null {
     weighers: get('cp_weighers'),
     plugins: get('cp_plugins'),
     hostSubsetSize: get('cp_subset'),
+    pluginDirs: get('cp_dirs'),
   };
 }
 
@@ -89,5 +96,6 @@ export function pipelineOf(profile: Profile | undefined, name: string): Pipeline
     weighers: profile?.weighers.join(', ') ?? '',
     plugins: profile ? JSON.stringify(profile.config) : '',
     hostSubsetSize: profile ? String(profile.hostSubsetSize) : '',
+    pluginDirs: '',
   };
 }

@@ -7,10 +7,7 @@
 // it see it there (no double booking, anti-affinity against planned members). Nova migrates;
 // berth plans and, with `reserve`, claims the destinations as moves (src/placement/claims.ts).
 import type { DataSource } from 'typeorm';
-import {
-  type CandidateStage,
-  explainCandidateStage,
-} from '../placement/allocation-candidates/candidate-stage';
+import type { CandidateStage } from '../placement/allocation-candidates/candidate-stage';
 import type { CandidateRequest } from '../placement/allocation-candidates/request';
 import type { ProviderAllocation } from '../placement/allocation-candidates/results';
 import type { ClaimService } from '../placement/claims';
@@ -345,12 +342,6 @@ function whyNot(
       candidateStage: null,
     };
   }
-  const candidateStage =
-    e.hostsIn === 0 && evaluated.candidateRequest
-      ? explainCandidateStage(view.index, evaluated.candidateRequest, {
-          hostsWithCandidates: 0,
-          aggregateName: (uuid) => view.aggregates.find((a) => a.uuid === uuid)?.name ?? undefined,
-        })
-      : null;
+  const candidateStage = view.candidateStage(evaluated);
   return { reason: noValidHost(e, candidateStage), candidateStage };
 }

@@ -9,6 +9,7 @@
 
 import type { PlanningFlavorSetting } from '../config/planning';
 import type { CandidateService } from '../placement/allocation-candidates/candidate-service';
+import type { CandidateStage } from '../placement/allocation-candidates/candidate-stage';
 import type { CapacityIndex } from '../placement/allocation-candidates/capacity-index';
 import {
   type CandidateBounds,
@@ -21,7 +22,7 @@ import {
   overlayIndex,
 } from '../placement/allocation-candidates/index-overlay';
 import type { AggregateMetadataCache, AggregateWithMetadata } from '../placement/host-rows';
-import type { RequestEvaluation } from '../scheduler/evaluated';
+import { explainEvaluated, type RequestEvaluation } from '../scheduler/evaluated';
 import { requestsByTree } from '../scheduler/host-requests';
 import type { AllocationRequestView, HostView } from '../scheduler/plugin-api';
 import {
@@ -119,6 +120,16 @@ export class PlanningView {
       spec,
       ...(candidateRequest ? { candidateRequest } : {}),
     };
+  }
+
+  /**
+   * How the candidate query narrowed the hosts for `evaluated` on this view, when no host had
+   * candidates (what a failure is explained with); null otherwise.
+   */
+  candidateStage(evaluated: RequestEvaluation): CandidateStage | null {
+    return evaluated.explanation.hostsIn === 0
+      ? explainEvaluated(this.index, this.aggregateList, evaluated)
+      : null;
   }
 
   /** Host views (with their allocation requests) of the candidates for `request` on this view. */

@@ -4,10 +4,7 @@
 // failure with its reason and candidate stage, and the end state (src/planning/simulation-end-state.ts).
 // The same trace can run again under a second configuration and the two runs are compared
 // consumer by consumer. Nothing is written to the database, the live index or its caches.
-import {
-  type CandidateStage,
-  explainCandidateStage,
-} from '../placement/allocation-candidates/candidate-stage';
+import type { CandidateStage } from '../placement/allocation-candidates/candidate-stage';
 import type { ProviderAllocation } from '../placement/allocation-candidates/results';
 import { BadRequestError, ErrorCode } from '../placement/errors';
 import { fromView, noValidHost } from '../scheduler/host-requests';
@@ -191,14 +188,7 @@ async function placeRequest(
       });
       continue;
     }
-    const noCandidates = ranking.length === 0 && explanation.hostsIn === 0;
-    const stage =
-      noCandidates && evaluated.candidateRequest
-        ? explainCandidateStage(view.index, evaluated.candidateRequest, {
-            hostsWithCandidates: explanation.hostsIn,
-            aggregateName: aggregateNames(view),
-          })
-        : null;
+    const stage = view.candidateStage(evaluated);
     const reason =
       ranking.length === 0
         ? noValidHost(explanation, stage)
@@ -252,11 +242,6 @@ function failAll(
 
 function toOverlay(allocations: readonly ProviderAllocation[]) {
   return Object.fromEntries(allocations.map((a) => [a.providerUuid, a.resources]));
-}
-
-function aggregateNames(view: PlanningView): (uuid: string) => string | undefined {
-  const names = new Map(view.aggregates.map((a) => [a.uuid, a.name ?? undefined]));
-  return (uuid) => names.get(uuid);
 }
 
 /** The two runs compared consumer by consumer (by position in the trace). */

@@ -5,6 +5,7 @@ import {
   type CandidateStage,
   explainCandidateStage,
 } from '../placement/allocation-candidates/candidate-stage';
+import type { CapacityIndex } from '../placement/allocation-candidates/capacity-index';
 import type { CandidateRequest } from '../placement/allocation-candidates/request';
 import type { AggregateMetadataCache } from '../placement/host-rows';
 import type { RequestSpec } from './plugin-api';
@@ -24,10 +25,26 @@ export interface RequestEvaluation {
 }
 
 /**
- * How the allocation-candidate query narrowed the hosts for an evaluated request, from the
- * current index (null when a plugin declared the request unsatisfiable before any candidate was
- * asked for).
+ * How the allocation-candidate query narrowed the hosts for an evaluated request, on `index`
+ * (the live one, or a planning view's) with `aggregates` naming the aggregates; null when a
+ * plugin declared the request unsatisfiable before any candidate was asked for.
  */
+export function explainEvaluated(
+  index: CapacityIndex,
+  aggregates: readonly { readonly uuid: string; readonly name: string | null }[],
+  evaluated: RequestEvaluation,
+): CandidateStage | null {
+  if (!evaluated.candidateRequest) {
+    return null;
+  }
+  const names = new Map(aggregates.map((a) => [a.uuid, a.name ?? undefined]));
+  return explainCandidateStage(index, evaluated.candidateRequest, {
+    hostsWithCandidates: evaluated.explanation.hostsIn,
+    aggregateName: (uuid) => names.get(uuid),
+  });
+}
+
+/** {@link explainEvaluated} on this replica's current index. */
 export async function candidateStageOf(
   candidates: CandidateService,
   aggregates: AggregateMetadataCache,
@@ -37,11 +54,7 @@ export async function candidateStageOf(
     return null;
   }
   const [index, all] = await Promise.all([candidates.current(), aggregates.all()]);
-  const names = new Map(all.map((a) => [a.uuid, a.name ?? undefined]));
-  return explainCandidateStage(index, evaluated.candidateRequest, {
-    hostsWithCandidates: evaluated.explanation.hostsIn,
-    aggregateName: (uuid) => names.get(uuid),
-  });
+  return explainEvaluated(index, all, evaluated);
 }
 
 /** `fn`, run at the first call only; later calls share its promise. */

@@ -14,6 +14,25 @@ import {
   SIMULATE,
 } from '../support/planning-console';
 
+/** The trace row the console sends for m1.medium, as a ScheduleInput. */
+const medium = (consumerUuids: readonly string[]) => ({
+  consumerUuids,
+  projectId: 'simulation',
+  userId: 'console',
+  request: {
+    groups: [
+      {
+        suffix: '',
+        resources: [
+          { resourceClass: 'VCPU', amount: 2 },
+          { resourceClass: 'MEMORY_MB', amount: 4096 },
+          { resourceClass: 'DISK_GB', amount: 40 },
+        ],
+      },
+    ],
+  },
+});
+
 describe(browserTitle('the headroom and simulation views in chromium'), () => {
   let p: PlanningConsole | undefined;
   let page: Page;
@@ -129,25 +148,7 @@ describe(browserTitle('the headroom and simulation views in chromium'), () => {
         };
       };
     }>(SIMULATE, {
-      requests: [
-        {
-          consumerUuids,
-          projectId: 'simulation',
-          userId: 'console',
-          request: {
-            groups: [
-              {
-                suffix: '',
-                resources: [
-                  { resourceClass: 'VCPU', amount: 2 },
-                  { resourceClass: 'MEMORY_MB', amount: 4096 },
-                  { resourceClass: 'DISK_GB', amount: 40 },
-                ],
-              },
-            ],
-          },
-        },
-      ],
+      requests: [medium(consumerUuids)],
       profile: 'default',
       compareProfile: 'pack',
       seed: 1,
@@ -220,23 +221,7 @@ describe(browserTitle('the headroom and simulation views in chromium'), () => {
       `query($i: SimulateInput!) { simulate(input: $i) { run { failed placements { index reason } } } }`,
       {
         requests: [
-          {
-            consumerUuids,
-            projectId: 'simulation',
-            userId: 'console',
-            request: {
-              groups: [
-                {
-                  suffix: '',
-                  resources: [
-                    { resourceClass: 'VCPU', amount: 2 },
-                    { resourceClass: 'MEMORY_MB', amount: 4096 },
-                    { resourceClass: 'DISK_GB', amount: 40 },
-                  ],
-                },
-              ],
-            },
-          },
+          medium(consumerUuids),
           {
             consumerUuids: ['00000000-0000-4000-8000-000000000006'],
             projectId: 'simulation',

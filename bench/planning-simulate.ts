@@ -14,6 +14,7 @@ import type { BenchApp } from './bench-app';
 import { gql } from './graphql-timing';
 import { gqlRequest } from './http/scenarios';
 import type { PlanningBenchOptions } from './planning';
+import { concurrently } from './scheduling';
 import { seedDataset } from './seed';
 
 const FLAVORS = [
@@ -64,26 +65,18 @@ async function simulateOnce(app: BenchApp, requests: readonly ScheduleRequest[])
 
 /** `claims` schedule calls by 16 concurrent GraphQL callers: claims per second. */
 async function scheduleRate(app: BenchApp, claims: number): Promise<number> {
-  let next = 0;
-  let ok = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: 16 }, async () => {
-      while (next < claims) {
-        next++;
-        const data = (await gql(app, SCHEDULE, {
-          i: {
-            consumerUuids: [randomUUID()],
-            projectId: 'bench',
-            userId: 'bench',
-            request: gqlRequest(50),
-          },
-        })) as { schedule: { selections: { host: unknown }[] } };
-        ok += data.schedule.selections[0]!.host ? 1 : 0;
-      }
-    }),
-  );
-  return ok / ((performance.now() - started) / 1000);
+  const r = await concurrently(16, claims, async () => {
+    const data = (await gql(app, SCHEDULE, {
+      i: {
+        consumerUuids: [randomUUID()],
+        projectId: 'bench',
+        userId: 'bench',
+        request: gqlRequest(50),
+      },
+    })) as { schedule: { selections: { host: unknown }[] } };
+    return data.schedule.selections[0]!.host !== null;
+  });
+  return r.ok / r.secs;
 }
 
 /** Seeds what this part needs on `app` and prints its figures. */

@@ -108,7 +108,11 @@ export async function tagAggregates(ds: DataSource, aggregates: readonly string[
   }
 }
 
-async function concurrently(clients: number, total: number, one: () => Promise<boolean>) {
+/**
+ * Runs `one` `total` times from `clients` concurrent callers: how many succeeded or not, the wall
+ * time and berth's CPU per call.
+ */
+export async function concurrently(clients: number, total: number, one: () => Promise<boolean>) {
   let next = 0;
   let ok = 0;
   let failed = 0;

@@ -10,6 +10,7 @@ import { AuditEvents1764400000000 } from './1764400000000-AuditEvents';
 import { ServerGroupMembersOfProject1764500000000 } from './1764500000000-ServerGroupMembersOfProject';
 import { BuildFailures1764600000000 } from './1764600000000-BuildFailures';
 import { CapacitySamples1764700000000 } from './1764700000000-CapacitySamples';
+import { CommitMarkers1764800000000 } from './1764800000000-CommitMarkers';
 
 /** Every migration class, oldest first. */
 export const migrations = [
@@ -24,4 +25,5 @@ export const migrations = [
   ServerGroupMembersOfProject1764500000000,
   BuildFailures1764600000000,
   CapacitySamples1764700000000,
+  CommitMarkers1764800000000,
 ];

@@ -37,7 +37,12 @@ export function startChangeListener<C>(
     if (stopped) {
       return;
     }
-    const c = new Client({ connectionString: url, application_name: 'berth-listener' });
+    const c = new Client({
+      connectionString: url,
+      application_name: 'berth-listener',
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10000,
+    });
     client = c;
     c.on('notification', (msg) => {
       if (msg.channel !== bus.channel || !msg.payload) {

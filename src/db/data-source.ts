@@ -39,6 +39,10 @@ export function createDataSource(opts: DataSourceOptions): DataSource {
     extra: {
       max: opts.poolSize ?? 10,
       connectionTimeoutMillis: 10000,
+      // TCP keepalive: a connection to a server that vanished without a reset (a hung or
+      // partitioned primary) is noticed and dropped by the pool instead of hanging forever.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10000,
       // search_path makes raw, unqualified SQL land in the chosen schema too. Set per connection
       // (PGlite's socket server ignores the startup `options` parameter).
       ...(opts.schema

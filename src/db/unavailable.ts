@@ -11,6 +11,9 @@ const UNAVAILABLE_SQLSTATES = new Set([
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now (starting up / shutting down)
   '53300', // too_many_connections
+  // read_only_sql_transaction: a standby answered (a failover in progress, or a crashed primary
+  // restarting read-only before it is promoted again); the next attempt reaches the primary.
+  '25006',
 ]);
 
 /** Socket-level error codes from node:net. */

@@ -1,8 +1,9 @@
-// /readyz: the database reachable and migrated (the cache is reported, never required), and what
+// /readyz: the database reachable, writable (a primary) and migrated (the cache is reported, never required), and what
 // authentication each API really does.
 import type { DataSource } from 'typeorm';
 import type { Cache } from '../cache/cache';
 import type { Config } from '../config/config';
+import { isReadOnly } from '../db/primary';
 
 /** What readiness is checked against. */
 export interface ReadinessSources {
@@ -41,14 +42,35 @@ export function authSummary(config: Config): string {
   return `GraphQL ${graphql}; REST ${rest}`;
 }
 
+/** A database that does not answer within this is reported unreachable (a hung server). */
+const DATABASE_CHECK_MS = 3000;
+
+/**
+ * 'ok', or why not: a standby (read-only: no primary reachable, e.g. during a failover) or
+ * migrations pending.
+ */
+async function databaseState(ds: DataSource): Promise<string> {
+  if (await isReadOnly(ds)) {
+    return 'read-only (a standby, or a primary not yet promoted): writes would fail';
+  }
+  return (await ds.showMigrations()) ? 'migrations pending' : 'ok';
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}
+
 /** Checks readiness now. */
 export async function readiness(d: ReadinessSources): Promise<Readiness> {
   const checks: Record<string, string> = {};
   let ready = true;
   try {
-    const pending = await d.dataSource.showMigrations();
-    checks.database = pending ? 'migrations pending' : 'ok';
-    ready = !pending;
+    checks.database = await withTimeout(databaseState(d.dataSource), DATABASE_CHECK_MS);
+    ready = checks.database === 'ok';
   } catch (err) {
     checks.database = `unreachable: ${(err as Error).message}`;
     ready = false;

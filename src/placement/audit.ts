@@ -183,13 +183,19 @@ export class AuditJournal {
 
   /**
    * Writes the events (one INSERT). `providerIds`/`projects`: what the ChangeSet recorded,
-   * added to a lone event (a batch's entries carry their own inputs' targets).
+   * added to a lone event (a batch's entries carry their own inputs' targets). `notify`: change
+   * notifications sent in the same round trip; `notify.marker`: the transaction's commit marker
+   * (src/db/commit-outcome.ts), inserted in the same statement.
    */
   async write(
     em: EntityManager,
     providerIds: readonly number[] = [],
     projects: readonly string[] = [],
-    notify?: { readonly channel: string; readonly payloads: readonly string[] },
+    notify?: {
+      readonly channel: string;
+      readonly payloads: readonly string[];
+      readonly marker?: string;
+    },
   ): Promise<void> {
     const lone = this.entries.length === 1;
     const rows = this.entries.map((e, n) => {
@@ -211,18 +217,29 @@ export class AuditJournal {
         details: e.details && Object.keys(e.details).length > 0 ? e.details : null,
       };
     });
+    const marker = notify?.marker;
     if (notify && notify.payloads.length > 0) {
-      // One round trip for the event(s) and the change notifications (delivered at commit).
+      // One round trip for the event(s), the commit marker and the change notifications
+      // (delivered at commit).
       await em.query(
-        `WITH audited AS (${INSERT_EVENTS})
+        `WITH audited AS (${INSERT_EVENTS})${marker ? `, ${MARK('$4')}` : ''}
          SELECT pg_notify($2, t.p) FROM unnest($3::text[]) WITH ORDINALITY AS t(p, i) ORDER BY t.i`,
-        [JSON.stringify(rows), notify.channel, notify.payloads],
+        marker
+          ? [JSON.stringify(rows), notify.channel, notify.payloads, marker]
+          : [JSON.stringify(rows), notify.channel, notify.payloads],
       );
+      return;
+    }
+    if (marker) {
+      await em.query(`WITH ${MARK('$2')} ${INSERT_EVENTS}`, [JSON.stringify(rows), marker]);
       return;
     }
     await em.query(INSERT_EVENTS, [JSON.stringify(rows)]);
   }
 }
+
+/** The CTE that inserts a transaction's commit marker (parameter `p`). */
+const MARK = (p: string) => `marked AS (INSERT INTO commit_markers (marker) VALUES (${p}::uuid))`;
 
 const INSERT_EVENTS = `
   INSERT INTO audit_events (request_id, actor_kind, actor_id, actor_name, user_id, project_id,

@@ -3,9 +3,16 @@
 // transaction, so delivered only on commit and in commit order), to every other replica.
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
+import { pruneCommitMarkers, resolveCommit } from '../db/commit-outcome';
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailableError } from '../db/unavailable';
 import { openAuditJournal } from './audit';
-import { ConcurrentUpdateError, ConflictError, ErrorCode, UnavailableError } from './errors';
+import {
+  CommitUnknownError,
+  ConcurrentUpdateError,
+  ConflictError,
+  ErrorCode,
+  UnavailableError,
+} from './errors';
 
 /**
  * What changed. 'providers': rows, inventories, usage, traits or aggregates of these ids;
@@ -35,6 +42,12 @@ export class ChangeBus {
 
   /** @param channel NOTIFY channel (channels are per database; tests use one per schema). */
   constructor(readonly channel: string = CHANGE_CHANNEL) {}
+
+  /**
+   * How long a write whose COMMIT got no answer waits for the database to say whether it
+   * committed before answering berth.commit_unknown (default {@link COMMIT_RESOLVE_TIMEOUT_MS}).
+   */
+  commitResolveTimeoutMs: number | undefined;
   private readonly listeners = new Set<ChangeListener>();
 
   /** Registers a listener; returns the function that removes it. */
@@ -155,25 +168,63 @@ export async function writeTransaction<T>(
 ): Promise<T> {
   const changes = new ChangeSet();
   const journal = openAuditJournal();
-  let result: T;
+  const marker = randomUUID();
+  let committing = false;
+  let value: T | undefined;
   try {
-    result = await ds.transaction(async (em) => {
-      const value = await journal.run(() => fn(em, changes));
+    await ds.transaction(async (em) => {
+      value = await journal.run(() => fn(em, changes));
       const touched = changes.changes();
       const p = touched.find((c) => c.kind === 'providers');
       await journal.write(em, p?.ids, p?.projects, {
         channel: bus.channel,
         payloads: touched.map((c) => bus.encode(c)),
+        marker,
       });
-      return value;
+      committing = true;
     });
   } catch (err) {
-    throw translateDatabaseError(err);
+    if (!committing || !isDatabaseUnavailableError(err)) {
+      throw translateDatabaseError(err);
+    }
+    // The connection was lost while COMMIT was in flight: settle the outcome before answering.
+    const outcome = await resolveCommit(ds, marker, {
+      timeoutMs: bus.commitResolveTimeoutMs ?? COMMIT_RESOLVE_TIMEOUT_MS,
+    });
+    if (outcome === 'not-committed') {
+      throw new UnavailableError(DATABASE_UNAVAILABLE);
+    }
+    if (outcome === 'unknown') {
+      throw new CommitUnknownError(
+        'The database connection was lost while this write was committing and the database could not be asked since: it may or may not have been written. Re-read the consumer (its generation) before retrying.',
+      );
+    }
   }
   for (const change of changes.changes()) {
     bus.publish(change, 'local');
   }
-  return result;
+  prunePeriodically(ds);
+  return value as T;
+}
+
+/**
+ * How long a write whose COMMIT got no answer waits, by default, for the database to say whether
+ * it committed (a Patroni failover takes ~4-10 s), before answering berth.commit_unknown.
+ */
+export const COMMIT_RESOLVE_TIMEOUT_MS = 20_000;
+const PRUNE_EVERY_MS = 60_000;
+let lastPrune = Date.now();
+
+/** Prunes old commit markers at most once a minute per process, in the background. */
+function prunePeriodically(ds: DataSource): void {
+  const now = Date.now();
+  if (now - lastPrune < PRUNE_EVERY_MS) {
+    return;
+  }
+  lastPrune = now;
+  pruneCommitMarkers(ds).catch(() => {
+    // Best effort: the next minute tries again.
+  });
 }
 
 /**

@@ -62,6 +62,8 @@ export const ErrorCode = {
   // berth-specific codes (same naming scheme, own namespace).
   QUOTA_EXCEEDED: 'berth.quota.exceeded',
   UNAVAILABLE: 'berth.unavailable',
+  /** The connection was lost during COMMIT and the outcome could not be settled (retryable). */
+  COMMIT_UNKNOWN: 'berth.commit_unknown',
   MOVE_NOT_IN_PROGRESS: 'berth.move.not_in_progress',
   MOVE_IN_PROGRESS: 'berth.move.in_progress',
   NO_VALID_HOST: 'berth.schedule.no_valid_host',
@@ -162,6 +164,16 @@ export class ForbiddenError extends PlacementError {
 export class UnavailableError extends PlacementError {
   constructor(message: string) {
     super(message, 503, ErrorCode.UNAVAILABLE);
+  }
+}
+
+/**
+ * A write's COMMIT got no answer and the database could not be asked since whether it committed
+ * (503): the caller re-reads before retrying.
+ */
+export class CommitUnknownError extends PlacementError {
+  constructor(message: string) {
+    super(message, 503, ErrorCode.COMMIT_UNKNOWN);
   }
 }
 

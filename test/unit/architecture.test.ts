@@ -114,8 +114,16 @@ const FOLDERS: readonly {
   },
   {
     folder: 'src/http',
-    may: ['src/auth', 'src/cache', 'src/config', 'src/graphql', 'src/observability', 'src/rest'],
-    why: 'the HTTP edge hands requests to GraphQL and REST',
+    may: [
+      'src/auth',
+      'src/cache',
+      'src/config',
+      'src/db',
+      'src/graphql',
+      'src/observability',
+      'src/rest',
+    ],
+    why: 'the HTTP edge hands requests to GraphQL and REST (and asks the database for /readyz)',
   },
   {
     folder: 'src/app',

@@ -4,11 +4,15 @@
 // and a timeout opens a breaker for `cooldownMs` during which calls miss at once without asking;
 // the first call after it probes Redis again.
 import './ioredis-strings';
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from '../observability/logger';
 import type { Cache, CacheStats } from './cache';
+import { parseRedisUrl } from './redis-url';
 
-/** Redis-backed cache. `namespace` prefixes every key (tests use one per worker). */
+/**
+ * Redis-backed cache on the Redis, or the Sentinel-watched master group, that `url` names
+ * (redis-url.ts). `namespace` prefixes every key (tests use one per worker).
+ */
 export class RedisCache implements Cache {
   readonly kind = 'redis' as const;
   readonly stats: CacheStats = { hits: 0, misses: 0, errors: 0 };
@@ -27,17 +31,51 @@ export class RedisCache implements Cache {
     opts: { commandTimeoutMs?: number; cooldownMs?: number } = {},
   ) {
     this.cooldownMs = opts.cooldownMs ?? 2000;
-    this.client = new Redis(url, {
+    const commandTimeout = opts.commandTimeoutMs ?? 250;
+    const target = parseRedisUrl(url);
+    const options: RedisOptions = {
       lazyConnect: false,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
       connectTimeout: 2000,
-      commandTimeout: opts.commandTimeoutMs ?? 250,
+      commandTimeout,
       keepAlive: 10_000,
       // Commands issued in the same tick (concurrent requests' cache reads) share one write.
       enableAutoPipelining: true,
       retryStrategy: (times) => (this.closed ? null : Math.min(times * 200, 2000)),
-    });
+    };
+    if (typeof target === 'string') {
+      this.client = new Redis(target, options);
+    } else {
+      this.client = new Redis({
+        ...target,
+        ...options,
+        // Sentinel: every (re)connection asks a Sentinel for the master. When none answers, ask
+        // them again (forever, until closed) rather than give up on Redis for good.
+        sentinelRetryStrategy: (times) => (this.closed ? null : Math.min(times * 200, 2000)),
+        // A Sentinel that accepts the connection but does not answer (hung) is left after this.
+        sentinelCommandTimeout: Math.max(commandTimeout, 1000),
+        // Drop the connection when the Sentinels announce a new master (+switch-master): a
+        // master that hangs or is cut off keeps its socket open and would otherwise be kept.
+        failoverDetector: true,
+        // ... and a dropped connection to a hung master is destroyed after this, not 2 s.
+        disconnectTimeout: 500,
+        // A master demoted to replica (it came back after a failover) refuses writes: reconnect
+        // (through the Sentinels, to the new master) instead of failing every write.
+        reconnectOnError: (err) => err.message.startsWith('READONLY'),
+      });
+      // ioredis ends the client (no more reconnects) when the failover detector drops a
+      // connection while a new one is being made: start again after a pause.
+      this.client.on('end', () => {
+        if (!this.closed) {
+          setTimeout(() => {
+            if (!this.closed && this.client.status === 'end') {
+              this.client.connect().catch(() => undefined);
+            }
+          }, 1000).unref();
+        }
+      });
+    }
     this.client.on('error', (err) => this.noteError(err));
     this.client.on('ready', () => {
       this.everReady = true;

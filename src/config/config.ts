@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { type KeystoneConfig, keystoneConfig } from '../auth/keystone-config';
 import type { RateLimits } from '../auth/rate-limiter';
 import { isRole, ROLES, type Role } from '../auth/roles';
+import { parseRedisUrl } from '../cache/redis-url';
 import { parseTrustedProxies } from '../http/client-address';
 import { parseOperationNames } from '../observability/operation-names';
 import type { CandidateBounds } from '../placement/allocation-candidates/find-allocation-candidates';
@@ -70,7 +71,13 @@ const schema = z.object({
     .optional(),
   REDIS_URL: z
     .string()
-    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .superRefine((v, ctx) => {
+      try {
+        parseRedisUrl(v);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      }
+    })
     .optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   BERTH_HOST: z.string().min(1).optional(),

@@ -37,8 +37,15 @@ const FOLDERS: readonly {
   },
   {
     folder: 'src/config',
-    may: ['src/auth', 'src/http', 'src/observability', 'src/placement', 'src/scheduler'],
-    why: 'configuration reads the settings types of the parts it configures',
+    may: [
+      'src/auth',
+      'src/cache/redis-url',
+      'src/http',
+      'src/observability',
+      'src/placement',
+      'src/scheduler',
+    ],
+    why: 'configuration reads the settings types of the parts it configures (and parses REDIS_URL with the cache’s parser)',
   },
   {
     folder: 'src/scheduler',

@@ -1,0 +1,101 @@
+// The HA test's report: one row per phase (claims/s before, during and after its fault, the
+// recovery split, latency, unclean answers, and what the ledger check found), the verdict, and
+// dist/ha-report.json.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { PhaseResult } from './phases';
+
+/** A phase and the replication mode it ran under. */
+export interface ReportedPhase extends PhaseResult {
+  readonly mode: 'single' | 'sync' | 'async';
+  /** Acknowledged writes this phase lost (lost claims + phantom allocations + audit missing). */
+  readonly lostThisPhase: number;
+}
+
+/** Every phase and the verdict. */
+export interface HaReport {
+  readonly startedAt: string;
+  readonly replicas: string;
+  readonly setup: Record<string, number | string>;
+  readonly phases: readonly ReportedPhase[];
+  readonly failures: readonly string[];
+  readonly passed: boolean;
+}
+
+const UNCLEAN = ['http5xx', 'unexpected'] as const;
+
+/** Why the run fails (empty: passed). Async phases may lose writes: that is what they measure. */
+export function verdict(phases: readonly ReportedPhase[]): string[] {
+  const out: string[] = [];
+  for (const p of phases) {
+    const i = p.invariants;
+    if (i.overCapacity > 0) {
+      out.push(`${p.name}: ${i.overCapacity} over-committed (provider, class) pairs`);
+    }
+    if (p.mode !== 'async' && p.lostThisPhase > 0) {
+      out.push(`${p.name}: ${p.lostThisPhase} acknowledged writes lost`);
+    }
+    if (p.mode !== 'async' && (i.generationErrors > 0 || i.auditUnexpected > 0)) {
+      out.push(
+        `${p.name}: ${i.generationErrors} generation errors, ${i.auditUnexpected} unexpected audit events`,
+      );
+    }
+    for (const o of UNCLEAN) {
+      if ((p.outcomes[o] ?? 0) > 0) {
+        out.push(
+          `${p.name}: ${p.outcomes[o]} ${o} answers (a fault must give clean, retryable errors)`,
+        );
+      }
+    }
+    if (!p.replicasAlive) {
+      out.push(`${p.name}: a replica exited`);
+    }
+    if (p.fault && (p.recoveryMs === undefined || p.recoveryMs < 0)) {
+      out.push(`${p.name}: berth did not acknowledge a claim after ${p.fault}`);
+    }
+    if ((p.fault === 'primary-kill' || p.fault === 'primary-hang') && !p.readyzUnreadySeen) {
+      out.push(`${p.name}: /readyz never said not ready while there was no primary`);
+    }
+    if (p.claimsAcked === 0) {
+      out.push(`${p.name}: no claim acknowledged`);
+    }
+  }
+  return out;
+}
+
+const pad = (s: string | number, n: number) => String(s).padEnd(n);
+
+/** Prints the report as tables. */
+export function printReport(r: HaReport, out: (l: string) => void): void {
+  out('');
+  out(`HA test: replicas ${r.replicas}`);
+  out(
+    `setup: ${Object.entries(r.setup)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+  );
+  out('');
+  out(
+    `${pad('phase', 24)}${pad('mode', 7)}${pad('claims/s before|during|after', 30)}${pad('recovery ms', 12)}${pad('p50/p95 ms', 12)}${pad('retryable/net/timeout', 22)}lost/over/phantom`,
+  );
+  for (const p of r.phases) {
+    const rate = [p.before, p.during, p.after].map((w) => (w ? w.perSecond : '-')).join(' | ');
+    const o = p.outcomes;
+    out(
+      `${pad(p.name, 24)}${pad(p.mode, 7)}${pad(rate, 30)}${pad(p.recoveryMs ?? '-', 12)}${pad(`${p.latency.p50}/${p.latency.p95}`, 12)}${pad(`${o.retryable ?? 0}/${o.network ?? 0}/${o.timeout ?? 0}`, 22)}${p.lostThisPhase}/${p.invariants.overCapacity}/${p.invariants.phantomAllocations}`,
+    );
+  }
+  out('');
+  for (const p of r.phases) {
+    if (p.fault) {
+      out(`${p.name}: ${JSON.stringify(p.faultFigures)}; codes ${JSON.stringify(p.codes)}`);
+    }
+  }
+  out('');
+  out(r.passed ? 'HA test PASSED' : `HA test FAILED:\n  ${r.failures.join('\n  ')}`);
+}
+
+export function writeReport(r: HaReport, path: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, `${JSON.stringify(r, null, 2)}\n`);
+}

@@ -8,7 +8,7 @@
 //   connections-cut    pg_terminate_backend of every berth connection on the primary
 //   redis-failover     SIGKILL of the Redis master (Sentinel promotes its replica)
 //   async baseline     synchronous_mode off
-//   async primary-kill SIGKILL of the primary member, twice: acknowledged writes a failover loses
+//   async primary-kill SIGKILL of the primary member, three times: acknowledged writes lost
 // After each phase the ledger of every answer is checked against the database: with synchronous
 // replication no acknowledged write may be lost; nowhere may anything be over-committed; every
 // replica keeps running. Prints the figures; writes dist/ha-report.json.
@@ -174,6 +174,7 @@ async function main(): Promise<number> {
     // 2. The Patroni cluster, synchronous replication.
     const c0 = Date.now();
     cluster = await startHaCluster({
+      basePort: 15500,
       baseDir: `${BASE}/pg`,
       synchronous: true,
       log,
@@ -224,7 +225,7 @@ async function main(): Promise<number> {
         await ha.setSynchronous(false);
         await ha.waitHealthy(60000);
         record('async', await runPhase(ctx, { name: 'async baseline', seconds: 10 }));
-        for (const round of [1, 2]) {
+        for (const round of [1, 2, 3]) {
           record(
             'async',
             await runPhase(ctx, {

@@ -152,7 +152,7 @@ export async function runPhase(
     fault: spec.fault?.name,
     seconds: round((end - start) / 1000),
     claimsAcked: stats.acks.length,
-    latency: { p50: percentile(lat, 50), p95: percentile(lat, 95), n: lat.length },
+    latency: { p50: round(percentile(lat, 50)), p95: round(percentile(lat, 95)), n: lat.length },
     before: windowOf(stats.acks, start, beforeEnd),
     during: at !== undefined && recoveredAt ? windowOf(stats.acks, at, recoveredAt) : undefined,
     after: recoveredAt ? windowOf(stats.acks, recoveredAt, end) : undefined,
@@ -182,7 +182,7 @@ async function firstAckAfter(stats: ClaimStats, at: number, deadline: number): P
     for (; seen < stats.acks.length; seen++) {
       const a = stats.acks[seen]!;
       if (a.sentAt > at) {
-        return a.doneAt - at;
+        return Math.round(a.doneAt - at);
       }
     }
     await sleep(20);

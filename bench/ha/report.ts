@@ -75,15 +75,31 @@ export function printReport(r: HaReport, out: (l: string) => void): void {
       .join(', ')}`,
   );
   out('');
-  out(
-    `${pad('phase', 24)}${pad('mode', 7)}${pad('claims/s before|during|after', 30)}${pad('recovery ms', 12)}${pad('p50/p95 ms', 12)}${pad('retryable/net/timeout', 22)}lost/over/phantom`,
-  );
+  const cols = [24, 7, 26, 13, 15, 22];
+  const row = (cells: (string | number)[]) =>
+    out(cells.map((c, i) => (i < cols.length ? pad(c, cols[i]!) : String(c))).join(''));
+  row([
+    'phase',
+    'mode',
+    'claims/s bef|dur|aft',
+    'recovery ms',
+    'p50/p95 ms',
+    'retry/net/timeout',
+    'lost/over/phantom',
+  ]);
   for (const p of r.phases) {
     const rate = [p.before, p.during, p.after].map((w) => (w ? w.perSecond : '-')).join(' | ');
     const o = p.outcomes;
-    out(
-      `${pad(p.name, 24)}${pad(p.mode, 7)}${pad(rate, 30)}${pad(p.recoveryMs ?? '-', 12)}${pad(`${p.latency.p50}/${p.latency.p95}`, 12)}${pad(`${o.retryable ?? 0}/${o.network ?? 0}/${o.timeout ?? 0}`, 22)}${p.lostThisPhase}/${p.invariants.overCapacity}/${p.invariants.phantomAllocations}`,
-    );
+    const i = p.invariants;
+    row([
+      p.name,
+      p.mode,
+      rate,
+      p.recoveryMs ?? '-',
+      `${p.latency.p50}/${p.latency.p95}`,
+      `${o.retryable ?? 0}/${o.network ?? 0}/${o.timeout ?? 0}`,
+      `${p.lostThisPhase}/${i.overCapacity}/${i.phantomAllocations}`,
+    ]);
   }
   out('');
   for (const p of r.phases) {

@@ -58,8 +58,11 @@ describeSystemd(
   },
 );
 
-describe('deploy/systemd/berth.env.example', () => {
-  const lines = readFileSync(path.join(UNITS, 'berth.env.example'), 'utf8')
+describe.each([
+  ['deploy/systemd/berth.env.example', path.join(UNITS, 'berth.env.example')],
+  ['deploy/ha/berth.env', path.join(root, 'deploy/ha/berth.env')],
+])('%s', (_name, file) => {
+  const lines = readFileSync(file, 'utf8')
     .split('\n')
     .map((l) => l.trim());
   const assignment = /^#?([A-Z][A-Z0-9_]*)=(.*)$/;
@@ -78,6 +81,7 @@ describe('deploy/systemd/berth.env.example', () => {
     }
     const cfg = loadConfig(env);
     expect(cfg.databaseUrl).toBe(env.DATABASE_URL);
+    expect(cfg.redisUrl).toBe(env.REDIS_URL);
     expect(cfg.host).toBe('0.0.0.0');
     expect(cfg.auth).toBe(true);
   });

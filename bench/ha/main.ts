@@ -1,13 +1,14 @@
 // `npm run test:ha`: berth on a Patroni-managed PostgreSQL cluster (three members, etcd, HAProxy:
 // deploy/ha/) and Redis Sentinel, its three replicas running as containers of the image built from
 // deploy/Containerfile, under the soak's claimers. Phases:
-//   single             the same replicas on one plain PostgreSQL (the latency to compare with)
-//   sync baseline      the cluster with synchronous replication, no fault
+//   single             the same replicas on one plain PostgreSQL (the latency to compare with:
+//                      4 claimers, then loaded with all of them)
+//   sync               the cluster with synchronous replication, no fault (the same two)
 //   primary-kill       SIGKILL of the primary member (Patroni and PostgreSQL)
 //   primary-hang       SIGSTOP of the new primary member, SIGCONT after Patroni replaced it
 //   connections-cut    pg_terminate_backend of every berth connection on the primary
 //   redis-failover     SIGKILL of the Redis master (Sentinel promotes its replica)
-//   async baseline     synchronous_mode off
+//   async              synchronous_mode off, no fault (the same two)
 //   async primary-kill SIGKILL of the primary member, three times: acknowledged writes lost
 // After each phase the ledger of every answer is checked against the database: with synchronous
 // replication no acknowledged write may be lost; nowhere may anything be over-committed; every
@@ -30,6 +31,8 @@ import { seedHa } from './seed';
 const USAGE = `usage: npm run test:ha -- [--processes] [--hosts N] [--clients N] [--report F]
   --processes  run the three replicas as processes instead of containers of the built image`;
 const BASE = '/tmp/berth-ha';
+/** Claimers of the latency phases: few enough that a claim's latency is its path, not a queue. */
+const LATENCY_CLIENTS = 4;
 const DB = 'berth_ha';
 const log = (m: string) => console.log(`[ha ${new Date().toISOString().slice(11, 19)}] ${m}`);
 
@@ -166,7 +169,11 @@ async function main(): Promise<number> {
       single.url,
       singleHosts,
       async (ctx) => {
-        record('single', await runPhase(ctx, { name: 'single', seconds: 12 }));
+        record(
+          'single',
+          await runPhase(ctx, { name: 'single', seconds: 12, clients: LATENCY_CLIENTS }),
+        );
+        record('single', await runPhase(ctx, { name: 'single loaded', seconds: 10 }));
       },
     );
     lostSoFar = 0;
@@ -194,7 +201,11 @@ async function main(): Promise<number> {
       url,
       hosts,
       async (ctx) => {
-        record('sync', await runPhase(ctx, { name: 'sync baseline', seconds: 12 }));
+        record(
+          'sync',
+          await runPhase(ctx, { name: 'sync', seconds: 12, clients: LATENCY_CLIENTS }),
+        );
+        record('sync', await runPhase(ctx, { name: 'sync loaded', seconds: 10 }));
         record(
           'sync',
           await runPhase(ctx, { name: 'primary-kill', seconds: 0, fault: primaryKill(ha) }),
@@ -224,7 +235,11 @@ async function main(): Promise<number> {
         // 3. Asynchronous replication: what a failover can lose.
         await ha.setSynchronous(false);
         await ha.waitHealthy(60000);
-        record('async', await runPhase(ctx, { name: 'async baseline', seconds: 10 }));
+        record(
+          'async',
+          await runPhase(ctx, { name: 'async', seconds: 12, clients: LATENCY_CLIENTS }),
+        );
+        record('async', await runPhase(ctx, { name: 'async loaded', seconds: 10 }));
         for (const round of [1, 2, 3]) {
           record(
             'async',

@@ -57,6 +57,7 @@ interface Window {
 export interface PhaseResult {
   readonly name: string;
   readonly fault?: string;
+  readonly clients: number;
   readonly seconds: number;
   readonly claimsAcked: number;
   /** Acknowledged claims' latency (ms), sent before the fault (the whole phase without one). */
@@ -106,6 +107,8 @@ export async function runPhase(
     readonly faultAtSeconds?: number;
     readonly afterSeconds?: number;
     readonly maxSeconds?: number;
+    /** Claimers of this phase (default ctx.clients): few, for latency without queueing. */
+    readonly clients?: number;
   },
 ): Promise<PhaseResult> {
   const stats = new ClaimStats();
@@ -115,7 +118,13 @@ export async function runPhase(
   stats.startedAt = start;
   const claimers = runClaimers(
     { ledger: ctx.ledger, stats, router: ctx.router, hosts: ctx.hosts, project: 'ha' },
-    { clients: ctx.clients, claims: 0, deadline, maxHold: ctx.maxHold, done: () => over },
+    {
+      clients: spec.clients ?? ctx.clients,
+      claims: 0,
+      deadline,
+      maxHold: ctx.maxHold,
+      done: () => over,
+    },
   );
   let at: number | undefined;
   let recoveryMs: number | undefined;
@@ -150,6 +159,7 @@ export async function runPhase(
   return {
     name: spec.name,
     fault: spec.fault?.name,
+    clients: spec.clients ?? ctx.clients,
     seconds: round((end - start) / 1000),
     claimsAcked: stats.acks.length,
     latency: { p50: round(percentile(lat, 50)), p95: round(percentile(lat, 95)), n: lat.length },

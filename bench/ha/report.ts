@@ -75,7 +75,7 @@ export function printReport(r: HaReport, out: (l: string) => void): void {
       .join(', ')}`,
   );
   out('');
-  const cols = [24, 7, 26, 13, 15, 22];
+  const cols = [22, 7, 8, 26, 13, 15, 20];
   const row = (cells: (string | number)[]) =>
     out(cells.map((c, i) => (i < cols.length ? pad(c, cols[i]!) : String(c))).join(''));
   row([
@@ -94,6 +94,7 @@ export function printReport(r: HaReport, out: (l: string) => void): void {
     row([
       p.name,
       p.mode,
+      p.clients,
       rate,
       p.recoveryMs ?? '-',
       `${p.latency.p50}/${p.latency.p95}`,

@@ -11,12 +11,14 @@
 # Usage (as root; needs debootstrap, podman, node and npm on PATH):
 #   deploy/image/build-base.sh [TAG]
 # Idempotent: does nothing when the tag already exists (`podman image rm TAG` to rebuild).
-# Environment: DEBIAN_MIRROR (default http://deb.debian.org/debian), TMPDIR (where the root
-# file system is assembled, ~250 MB; removed afterwards).
+# Environment: DEBIAN_MIRROR (default http://deb.debian.org/debian), DEBIAN_SECURITY_MIRROR
+# (default http://deb.debian.org/debian-security), TMPDIR (where the root file system is
+# assembled, ~250 MB; removed afterwards).
 set -euo pipefail
 
 TAG="${1:-${BERTH_BASE_TAG:-localhost/berth-base:bookworm-node20}}"
 MIRROR="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
+SECURITY_MIRROR="${DEBIAN_SECURITY_MIRROR:-http://deb.debian.org/debian-security}"
 SUITE=bookworm
 
 if podman image exists "$TAG"; then
@@ -62,6 +64,19 @@ debootstrap --variant=minbase --include=ca-certificates "$SUITE" "$ROOTFS" "$MIR
   die "debootstrap failed"
 }
 
+# Debian's security and point-release updates published since the release, so that the base is
+# current on the day it is built (rebuild it to take later ones).
+echo "build-base: applying $SUITE-updates and $SUITE-security"
+printf 'deb %s %s main\n' "$MIRROR" "$SUITE" "$MIRROR" "$SUITE-updates" \
+  "$SECURITY_MIRROR" "$SUITE-security" >"$ROOTFS/etc/apt/sources.list"
+mount -t proc proc "$ROOTFS/proc"
+chroot "$ROOTFS" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive \
+  sh -c 'apt-get -qq update && apt-get -qq -y upgrade' >"$WORK/upgrade.log" 2>&1 || {
+  tail -30 "$WORK/upgrade.log" >&2
+  die "apt-get upgrade in the root file system failed"
+}
+umount "$ROOTFS/proc"
+
 echo "build-base: adding node $NODE_VERSION ($NODE_BIN) and npm $NPM_VERSION"
 install -D -m 0755 "$NODE_BIN" "$ROOTFS/usr/local/bin/node"
 mkdir -p "$ROOTFS/usr/local/lib/node_modules"
@@ -81,6 +96,8 @@ got="$(chroot "$ROOTFS" "${CHROOT_ENV[@]}" npm --version)"
 chroot "$ROOTFS" "${CHROOT_ENV[@]}" apt-get clean
 rm -rf "$ROOTFS"/var/lib/apt/lists/* "$ROOTFS"/var/cache/apt/*.bin "$ROOTFS"/var/log/*.log \
   "$ROOTFS"/usr/share/man/* "$ROOTFS"/usr/share/info/* "$ROOTFS"/usr/share/locale/*
+# debootstrap copied this machine's resolver configuration; the container engine provides one.
+: >"$ROOTFS/etc/resolv.conf"
 find "$ROOTFS/usr/share/doc" -mindepth 2 ! -name copyright ! -type d -delete 2>/dev/null || true
 
 echo "build-base: importing $(du -sh --one-file-system "$ROOTFS" | cut -f1) as $TAG"

@@ -2,7 +2,7 @@
 // deploy/ha/) and Redis Sentinel, its three replicas running as containers of the image built from
 // deploy/Containerfile, under the soak's claimers. Phases:
 //   single             the same replicas on one plain PostgreSQL (the latency to compare with:
-//                      4 claimers, then loaded with all of them)
+//                      one claimer, then loaded with all of them)
 //   sync               the cluster with synchronous replication, no fault (the same two)
 //   primary-kill       SIGKILL of the primary member (Patroni and PostgreSQL)
 //   primary-hang       SIGSTOP of the new primary member, SIGCONT after Patroni replaced it
@@ -31,8 +31,8 @@ import { seedHa } from './seed';
 const USAGE = `usage: npm run test:ha -- [--processes] [--hosts N] [--clients N] [--report F]
   --processes  run the three replicas as processes instead of containers of the built image`;
 const BASE = '/tmp/berth-ha';
-/** Claimers of the latency phases: few enough that a claim's latency is its path, not a queue. */
-const LATENCY_CLIENTS = 4;
+/** One claimer in the latency phases: a claim's latency is then its path, not a queue. */
+const LATENCY_CLIENTS = 1;
 const DB = 'berth_ha';
 const log = (m: string) => console.log(`[ha ${new Date().toISOString().slice(11, 19)}] ${m}`);
 
@@ -208,11 +208,21 @@ async function main(): Promise<number> {
         record('sync', await runPhase(ctx, { name: 'sync loaded', seconds: 10 }));
         record(
           'sync',
-          await runPhase(ctx, { name: 'primary-kill', seconds: 0, fault: primaryKill(ha) }),
+          await runPhase(ctx, {
+            name: 'primary-kill',
+            seconds: 0,
+            fault: primaryKill(ha),
+            commitProbe: true,
+          }),
         );
         record(
           'sync',
-          await runPhase(ctx, { name: 'primary-hang', seconds: 0, fault: primaryHang(ha, 20000) }),
+          await runPhase(ctx, {
+            name: 'primary-hang',
+            seconds: 0,
+            fault: primaryHang(ha, 20000),
+            commitProbe: true,
+          }),
         );
         record(
           'sync',
@@ -247,6 +257,7 @@ async function main(): Promise<number> {
               name: `async primary-kill ${round}`,
               seconds: 0,
               fault: primaryKill(ha),
+              commitProbe: true,
             }),
           );
         }

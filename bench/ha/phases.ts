@@ -8,6 +8,7 @@ import { checkInvariants } from '../soak/invariants';
 import type { Ledger } from '../soak/ledger';
 import type { Router, Target } from '../soak/router';
 import { percentile, Stats } from '../soak/stats';
+import { startCommitProbe } from './commit-probe';
 import type { HaReplica } from './replicas';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -69,6 +70,8 @@ export interface PhaseResult {
   /** Fault to the first acknowledged claim sent after it, ms (-1: none within the phase). */
   readonly recoveryMs?: number;
   readonly faultFigures: Record<string, number | string | boolean>;
+  /** Single-row commits acknowledged through HAProxy during the phase, and those lost. */
+  readonly commitProbe?: { readonly acknowledged: number; readonly lost: number };
   /** Answers by outcome (ok, rejected, retryable, network, timeout, http5xx, unexpected...). */
   readonly outcomes: Record<string, number>;
   readonly codes: Record<string, number>;
@@ -109,9 +112,12 @@ export async function runPhase(
     readonly maxSeconds?: number;
     /** Claimers of this phase (default ctx.clients): few, for latency without queueing. */
     readonly clients?: number;
+    /** Also run the commit probe (commit-probe.ts) through the phase. */
+    readonly commitProbe?: boolean;
   },
 ): Promise<PhaseResult> {
   const stats = new ClaimStats();
+  const probe = spec.commitProbe ? await startCommitProbe(ctx.dbUrl) : undefined;
   const start = Date.now();
   let over = false;
   const deadline = start + (spec.maxSeconds ?? spec.seconds + 120) * 1000;
@@ -152,6 +158,7 @@ export async function runPhase(
   if (spec.fault?.heal) {
     await spec.fault.heal();
   }
+  const probed = await probe?.stop();
   const inv = await checkInvariants(ctx.dbUrl, ctx.ledger);
   const beforeEnd = at ?? end;
   const lat = stats.acks.filter((a) => a.doneAt < beforeEnd).map((a) => a.ms);
@@ -168,6 +175,7 @@ export async function runPhase(
     after: recoveredAt ? windowOf(stats.acks, recoveredAt, end) : undefined,
     recoveryMs,
     faultFigures,
+    commitProbe: probed,
     outcomes: { ...stats.outcomes },
     codes: Object.fromEntries(stats.codes),
     readyzUnreadySeen: unready,

@@ -32,6 +32,9 @@ export function verdict(phases: readonly ReportedPhase[]): string[] {
     if (i.overCapacity > 0) {
       out.push(`${p.name}: ${i.overCapacity} over-committed (provider, class) pairs`);
     }
+    if (p.mode !== 'async' && (p.commitProbe?.lost ?? 0) > 0) {
+      out.push(`${p.name}: ${p.commitProbe?.lost} acknowledged probe commits lost`);
+    }
     if (p.mode !== 'async' && p.lostThisPhase > 0) {
       out.push(`${p.name}: ${p.lostThisPhase} acknowledged writes lost`);
     }
@@ -75,12 +78,13 @@ export function printReport(r: HaReport, out: (l: string) => void): void {
       .join(', ')}`,
   );
   out('');
-  const cols = [22, 7, 8, 26, 13, 15, 20];
+  const cols = [22, 8, 9, 24, 13, 15, 19];
   const row = (cells: (string | number)[]) =>
     out(cells.map((c, i) => (i < cols.length ? pad(c, cols[i]!) : String(c))).join(''));
   row([
     'phase',
     'mode',
+    'clients',
     'claims/s bef|dur|aft',
     'recovery ms',
     'p50/p95 ms',
@@ -105,7 +109,10 @@ export function printReport(r: HaReport, out: (l: string) => void): void {
   out('');
   for (const p of r.phases) {
     if (p.fault) {
-      out(`${p.name}: ${JSON.stringify(p.faultFigures)}; codes ${JSON.stringify(p.codes)}`);
+      const probe = p.commitProbe
+        ? `; commit probe ${p.commitProbe.lost} lost of ${p.commitProbe.acknowledged} acknowledged`
+        : '';
+      out(`${p.name}: ${JSON.stringify(p.faultFigures)}${probe}; codes ${JSON.stringify(p.codes)}`);
     }
   }
   out('');

@@ -7,12 +7,10 @@ import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { TokenStore } from '../../src/auth/token-store';
 import { DEFAULT_FILTERS } from '../../src/config/config';
-import { createDataSource } from '../../src/db/data-source';
-import { seedStandard } from '../../src/db/seed';
 import { parseArgsOrThrow, type SoakOptions, USAGE } from './args';
 import { runClaimers } from './claimers';
 import { ReplicaClient } from './client';
-import { seedSoak } from './dataset';
+import { withSeededDatabase } from './dataset';
 import {
   type Fault,
   type FaultContext,
@@ -62,13 +60,8 @@ async function database(o: SoakOptions): Promise<{ url: string; cluster?: PgClus
 /** Reader tokens no replica has seen: the PostgreSQL-restart fault probes with them. */
 const UNCACHED_TOKENS = 300;
 
-async function seed(url: string, hosts: number): Promise<{ hosts: string[]; fresh: string[] }> {
-  const ds = createDataSource({ url, poolSize: 2 });
-  await ds.initialize();
-  try {
-    await ds.runMigrations({ transaction: 'each' });
-    await seedStandard(ds.manager);
-    const seeded = await seedSoak(ds, hosts);
+function seed(url: string, hosts: number): Promise<{ hosts: string[]; fresh: string[] }> {
+  return withSeededDatabase(url, hosts, async (ds, seeded) => {
     // The replicas run with auth on (the default whenever DATABASE_URL is set): every claimer
     // uses one scheduler-role token, as a Nova scheduler would, unless SOAK_TOKEN is given.
     if (!process.env.SOAK_TOKEN) {
@@ -81,9 +74,7 @@ async function seed(url: string, hosts: number): Promise<{ hosts: string[]; fres
       fresh.push((await store.create({ role: 'reader', name: `soak-probe-${i}` })).token);
     }
     return { hosts: seeded, fresh };
-  } finally {
-    await ds.destroy();
-  }
+  });
 }
 
 async function main(): Promise<number> {

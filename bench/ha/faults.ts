@@ -1,4 +1,5 @@
 // The faults of the HA test, each with the figures that explain its outage:
+// - postgres-crash: SIGKILL of the primary's postmaster (Patroni sees it and hands over);
 // - primary-kill: SIGKILL of the primary member (Patroni and PostgreSQL: the machine died); the
 //   leader lock must expire (Patroni's ttl), a replica is promoted, HAProxy's checks move over;
 // - primary-hang: SIGSTOP of the (new) primary member: nothing answers, nothing resets; HAProxy
@@ -78,6 +79,26 @@ export function primaryKill(cluster: HaCluster): Fault {
     },
     async heal() {
       await cluster.restart(old);
+      await cluster.waitHealthy(90000);
+    },
+  };
+}
+
+/**
+ * SIGKILL of the primary's postmaster only (PostgreSQL crashed, Patroni alive): with
+ * primary_start_timeout 0 Patroni releases the lock at once, the sync standby is promoted, and the
+ * old primary rejoins as a replica by itself.
+ */
+export function primaryCrash(cluster: HaCluster): Fault {
+  return {
+    name: 'postgres-crash',
+    async inject() {
+      const old = await currentPrimary(cluster);
+      const at = Date.now();
+      await cluster.kill(old, 'postmaster');
+      return { at, measured: measureFailover(cluster, old, at) };
+    },
+    async heal() {
       await cluster.waitHealthy(90000);
     },
   };

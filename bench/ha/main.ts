@@ -4,12 +4,13 @@
 //   single             the same replicas on one plain PostgreSQL (the latency to compare with:
 //                      one claimer, then loaded with all of them)
 //   sync               the cluster with synchronous replication, no fault (the same two)
+//   postgres-crash     SIGKILL of the primary's postmaster (Patroni hands over at once)
 //   primary-kill       SIGKILL of the primary member (Patroni and PostgreSQL)
 //   primary-hang       SIGSTOP of the new primary member, SIGCONT after Patroni replaced it
 //   connections-cut    pg_terminate_backend of every berth connection on the primary
 //   redis-failover     SIGKILL of the Redis master (Sentinel promotes its replica)
 //   async              synchronous_mode off, no fault (the same two)
-//   async primary-kill SIGKILL of the primary member, three times: acknowledged writes lost
+//   async postgres-crash twice, then async primary-kill: the acknowledged writes a failover loses
 // After each phase the ledger of every answer is checked against the database: with synchronous
 // replication no acknowledged write may be lost; nowhere may anything be over-committed; every
 // replica keeps running. Prints the figures; writes dist/ha-report.json.
@@ -20,7 +21,7 @@ import { recreateDatabase } from '../soak/infra';
 import { Ledger } from '../soak/ledger';
 import { Router } from '../soak/router';
 import { type HaCluster, haUnavailable, startHaCluster } from './cluster';
-import { connectionsCut, primaryHang, primaryKill, redisFailover } from './faults';
+import { connectionsCut, primaryCrash, primaryHang, primaryKill, redisFailover } from './faults';
 import { buildImage, podmanUnavailable } from './image';
 import { type PhaseContext, type PhaseResult, runPhase } from './phases';
 import { type SentinelSet, sentinelUnavailable, startSentinelSet } from './redis-sentinel';
@@ -171,9 +172,9 @@ async function main(): Promise<number> {
       async (ctx) => {
         record(
           'single',
-          await runPhase(ctx, { name: 'single', seconds: 12, clients: LATENCY_CLIENTS }),
+          await runPhase(ctx, { name: 'single', seconds: 10, clients: LATENCY_CLIENTS }),
         );
-        record('single', await runPhase(ctx, { name: 'single loaded', seconds: 10 }));
+        record('single', await runPhase(ctx, { name: 'single loaded', seconds: 8 }));
       },
     );
     lostSoFar = 0;
@@ -203,9 +204,18 @@ async function main(): Promise<number> {
       async (ctx) => {
         record(
           'sync',
-          await runPhase(ctx, { name: 'sync', seconds: 12, clients: LATENCY_CLIENTS }),
+          await runPhase(ctx, { name: 'sync', seconds: 10, clients: LATENCY_CLIENTS }),
         );
-        record('sync', await runPhase(ctx, { name: 'sync loaded', seconds: 10 }));
+        record('sync', await runPhase(ctx, { name: 'sync loaded', seconds: 8 }));
+        record(
+          'sync',
+          await runPhase(ctx, {
+            name: 'postgres-crash',
+            seconds: 0,
+            fault: primaryCrash(ha),
+            commitProbe: true,
+          }),
+        );
         record(
           'sync',
           await runPhase(ctx, {
@@ -247,16 +257,17 @@ async function main(): Promise<number> {
         await ha.waitHealthy(60000);
         record(
           'async',
-          await runPhase(ctx, { name: 'async', seconds: 12, clients: LATENCY_CLIENTS }),
+          await runPhase(ctx, { name: 'async', seconds: 10, clients: LATENCY_CLIENTS }),
         );
-        record('async', await runPhase(ctx, { name: 'async loaded', seconds: 10 }));
-        for (const round of [1, 2, 3]) {
+        record('async', await runPhase(ctx, { name: 'async loaded', seconds: 8 }));
+        const asyncFaults = [primaryCrash(ha), primaryCrash(ha), primaryKill(ha)];
+        for (const [round, fault] of asyncFaults.entries()) {
           record(
             'async',
             await runPhase(ctx, {
-              name: `async primary-kill ${round}`,
+              name: `async ${fault.name} ${round + 1}`,
               seconds: 0,
-              fault: primaryKill(ha),
+              fault,
               commitProbe: true,
             }),
           );

@@ -148,7 +148,7 @@ export async function runPhase(
     unready = await watch;
     stats.windows[stats.windows.length - 1]!.to = Date.now();
     ctx.log(`${spec.name}: first claim acknowledged ${recoveryMs} ms after the fault`);
-    await sleep((spec.afterSeconds ?? 8) * 1000);
+    await sleep((spec.afterSeconds ?? 6) * 1000);
   } else {
     await sleep(spec.seconds * 1000);
   }

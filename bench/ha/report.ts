@@ -56,7 +56,10 @@ export function verdict(phases: readonly ReportedPhase[]): string[] {
     if (p.fault && (p.recoveryMs === undefined || p.recoveryMs < 0)) {
       out.push(`${p.name}: berth did not acknowledge a claim after ${p.fault}`);
     }
-    if ((p.fault === 'primary-kill' || p.fault === 'primary-hang') && !p.readyzUnreadySeen) {
+    if (
+      ['postgres-crash', 'primary-kill', 'primary-hang'].includes(p.fault ?? '') &&
+      !p.readyzUnreadySeen
+    ) {
       out.push(`${p.name}: /readyz never said not ready while there was no primary`);
     }
     if (p.claimsAcked === 0) {

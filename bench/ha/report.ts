@@ -81,7 +81,7 @@ export function printReport(r: HaReport, out: (l: string) => void): void {
       .join(', ')}`,
   );
   out('');
-  const cols = [22, 8, 9, 24, 13, 15, 19];
+  const cols = [24, 8, 9, 24, 13, 15, 19];
   const row = (cells: (string | number)[]) =>
     out(cells.map((c, i) => (i < cols.length ? pad(c, cols[i]!) : String(c))).join(''));
   row([

@@ -72,6 +72,16 @@ const ELSEWHERE: readonly { command: RegExp; by: string; shows: string }[] = [
   },
   { command: /^kill -HUP /, by: 'test/cli/serve-reload.test.ts', shows: "kill('SIGHUP')" },
   {
+    command: /^deploy\/image\/build\.sh /,
+    by: 'bench/ha/image.ts',
+    shows: "'deploy/image/build.sh'",
+  },
+  {
+    command: /^BERTH_TEST_IMAGE=1 .*npx jest test\/deploy\/container-image\.test\.ts$/,
+    by: 'test/deploy/container-image.test.ts',
+    shows: 'BERTH_TEST_IMAGE',
+  },
+  {
     // The cutover runbook's catalog switch, run from the page against a real Keystone.
     command:
       /^((public|internal)=\$\(openstack endpoint list |openstack endpoint (set --url http|list )|if \[ -n "\$internal" \]; then$|fi$)/,
@@ -88,7 +98,12 @@ const ON_A_HOST: readonly { command: RegExp; why: string }[] = [
   },
   {
     command: /^(docker|podman) /,
-    why: 'builds or runs the container image (deploy/Containerfile); no test builds it yet',
+    why: 'runs the container image on a host; npm run test:ha builds it (deploy/image/build.sh) and runs its containers',
+  },
+  {
+    command:
+      /^(set -a; \. \/etc\/berth\/ha\.env; set \+a|(MEMBER=\S+ ADDR=\S+ )?deploy\/ha\/render\.sh deploy\/ha\/\S+ +> \/etc\/)/,
+    why: "writes the cluster's configuration into /etc on an operator's hosts; npm run test:ha renders the same templates (bench/ha/cluster-support.ts)",
   },
   { command: /^systemctl /, why: "drives the host's systemd" },
   {

@@ -180,7 +180,7 @@ function namesInCode(): Set<string> {
       }
     }
   };
-  for (const dir of ['src', 'bin', 'bench', 'filters', 'test', 'console', '.ci']) {
+  for (const dir of ['src', 'bin', 'bench', 'filters', 'test', 'console', '.ci', 'deploy']) {
     walk(join(repo, dir));
   }
   for (const m of readFileSync(join(repo, 'package.json'), 'utf8').matchAll(/BERTH_[A-Z0-9_]+/g)) {

@@ -12,7 +12,7 @@
 //   [--direct-hosts 1000]; part of the flat scenario otherwise
 //   [--no-instrument] (no histograms or spans anywhere; also skips the overhead scenario)
 //   instrumentation overhead scenario (bench/instrumentation.ts): [--overhead-hosts 2000]
-//   [--overhead-calls 3000] [--no-overhead]
+//   [--overhead-calls 3000] [--no-overhead] [--only-instrumentation] [--overhead-aa (bare vs bare)]
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { appRunner, type BenchApp } from './bench-app';
@@ -96,6 +96,41 @@ async function main(): Promise<void> {
       await gate(app);
     });
   }
+  const overheadBench = () =>
+    withApp(
+      'instrumentation',
+      async (app, replica) => {
+        const seeded = await seedDataset(app.dataSource, {
+          hosts: num('overhead-hosts', smoke ? 200 : 2000),
+          shape: 'flat',
+          sharing: 0,
+        });
+        await tagAggregates(app.dataSource, seeded.aggregates);
+        // Two replicas of the same kind, so only the instrumentation differs between them (the
+        // first app also ran the migrations and the seed).
+        // --overhead-aa: both bare, the same measurement with nothing to find (its noise).
+        const aa = flag('overhead-aa');
+        const instrumented = await replica({ instrument: !aa });
+        const bare = await replica({ instrument: false });
+        try {
+          await instrumented.services.candidates.current();
+          await bare.services.candidates.current();
+          await runInstrumentationBench(instrumented, bare, gql, {
+            calls: num('overhead-calls', smoke ? 50 : 3000),
+            warmup: smoke ? 20 : 300,
+            ...(aa ? { label: 'A/A: bare' } : {}),
+            log: (l) => console.log(l),
+          });
+        } finally {
+          await instrumented.close();
+          await bare.close();
+        }
+      },
+      SCHEDULING_ENV,
+    );
+  if (flag('only-instrumentation')) {
+    return overheadBench();
+  }
   if (!flag('no-scheduling')) {
     const hosts = num('sched-hosts', smoke ? 300 : 10000);
     // Each plugin configuration on its own freshly seeded cloud, so both `schedule` loops start
@@ -132,34 +167,7 @@ async function main(): Promise<void> {
         },
       );
     if (instrument && !flag('no-overhead')) {
-      await withApp(
-        'instrumentation',
-        async (app, replica) => {
-          const seeded = await seedDataset(app.dataSource, {
-            hosts: num('overhead-hosts', smoke ? 200 : 2000),
-            shape: 'flat',
-            sharing: 0,
-          });
-          await tagAggregates(app.dataSource, seeded.aggregates);
-          // Two replicas of the same kind, so only the instrumentation differs between them (the
-          // first app also ran the migrations and the seed).
-          const instrumented = await replica({ instrument: true });
-          const bare = await replica({ instrument: false });
-          try {
-            await instrumented.services.candidates.current();
-            await bare.services.candidates.current();
-            await runInstrumentationBench(instrumented, bare, gql, {
-              calls: num('overhead-calls', smoke ? 50 : 3000),
-              warmup: smoke ? 20 : 300,
-              log: (l) => console.log(l),
-            });
-          } finally {
-            await instrumented.close();
-            await bare.close();
-          }
-        },
-        SCHEDULING_ENV,
-      );
+      await overheadBench();
     }
     const base = await scenario('scheduling', SCHEDULING_ENV, false);
     if (!flag('sched-no-full')) {

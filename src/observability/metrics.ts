@@ -1,8 +1,11 @@
 // The Prometheus registry of one berth app and its histograms (prom-client). Each app has its own
 // registry, so several apps in one process (tests, the bench's replicas) never share a series;
 // the process's own metrics (CPU, memory, GC, event loop) are collected once per process into a
-// registry of their own and merged in at scrape time.
-import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+// registry of their own and merged in at scrape time. berth's histograms are FastHistograms:
+// prom-client histograms whose observations are plain counter increments
+// (src/observability/fast-histogram.ts); the exposition is prom-client's.
+import { collectDefaultMetrics, Registry } from 'prom-client';
+import { FastHistogram } from './fast-histogram';
 
 /** Seconds buckets for sub-millisecond to second-long work (stages, pool waits). */
 export const FINE_SECONDS = [
@@ -15,53 +18,53 @@ export const REQUEST_SECONDS = [
 
 /** The histograms of one app. */
 export interface Histograms {
-  readonly http: Histogram<'route' | 'method' | 'status'>;
-  readonly graphql: Histogram<'operation_name' | 'operation_type'>;
-  readonly stages: Histogram<'stage' | 'plugin'>;
-  readonly claimTransactions: Histogram<'kind'>;
-  readonly claimBatchSize: Histogram;
-  readonly poolAcquire: Histogram;
+  readonly http: FastHistogram<'route' | 'method' | 'status'>;
+  readonly graphql: FastHistogram<'operation_name' | 'operation_type'>;
+  readonly stages: FastHistogram<'stage' | 'plugin'>;
+  readonly claimTransactions: FastHistogram<'kind'>;
+  readonly claimBatchSize: FastHistogram;
+  readonly poolAcquire: FastHistogram;
 }
 
 /** A fresh app registry with berth's histograms registered on it. */
 export function createHistograms(registry: Registry): Histograms {
   const registers = [registry];
   return {
-    http: new Histogram({
+    http: new FastHistogram({
       name: 'berth_http_request_duration_seconds',
       help: 'HTTP requests by route template, method and status class (2xx, 4xx, …).',
       labelNames: ['route', 'method', 'status'],
       buckets: REQUEST_SECONDS,
       registers,
     }),
-    graphql: new Histogram({
+    graphql: new FastHistogram({
       name: 'berth_graphql_operation_duration_seconds',
       help: 'GraphQL executions by operation name (first names seen; then `other`) and type.',
       labelNames: ['operation_name', 'operation_type'],
       buckets: REQUEST_SECONDS,
       registers,
     }),
-    stages: new Histogram({
+    stages: new FastHistogram({
       name: 'berth_scheduler_stage_duration_seconds',
       help: 'Scheduler stages: schedule, explain, candidates, filter and weigher (per plugin), weighing, claim.',
       labelNames: ['stage', 'plugin'],
       buckets: FINE_SECONDS,
       registers,
     }),
-    claimTransactions: new Histogram({
+    claimTransactions: new FastHistogram({
       name: 'berth_claim_transaction_duration_seconds',
       help: 'Claim transactions: one claim alone (single) or several new ones together (batch).',
       labelNames: ['kind'],
       buckets: FINE_SECONDS,
       registers,
     }),
-    claimBatchSize: new Histogram({
+    claimBatchSize: new FastHistogram({
       name: 'berth_claim_batch_size',
       help: 'Claims written per claim transaction.',
       buckets: [1, 2, 4, 8, 16, 32, 64],
       registers,
     }),
-    poolAcquire: new Histogram({
+    poolAcquire: new FastHistogram({
       name: 'berth_db_pool_acquire_duration_seconds',
       help: 'Time to get a PostgreSQL client from the connection pool.',
       buckets: FINE_SECONDS,

@@ -35,15 +35,19 @@ export function countingOutcomes(inner: StageObserver, registry: Registry): Stag
     }
   }
   return {
-    async observe(name, plugin, attrs, fn) {
-      const result = await inner.observe(name, plugin, attrs, fn);
-      if (name === 'schedule' || name === 'explain') {
+    observe(name, plugin, attrs, fn) {
+      const run = inner.observe(name, plugin, attrs, fn);
+      // Only the two outcomes are read; every other stage passes through untouched.
+      if (name !== 'schedule' && name !== 'explain') {
+        return run;
+      }
+      return run.then((result) => {
         const stage = noValidHostStage(result);
         if (stage) {
           counter.inc({ operation: name, stage });
         }
-      }
-      return result;
+        return result;
+      });
     },
   };
 }

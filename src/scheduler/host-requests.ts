@@ -45,13 +45,21 @@ export function requestsByTree(c: AllocationCandidates): Map<string, AllocationR
   return requests;
 }
 
-/** The plugins' view of an allocation request. */
+/**
+ * The plugins' view of an allocation request: its own copies, so a plugin that changes what it
+ * is given (operators write plugins) cannot change the cached candidate set, nor what another
+ * caller of a shared evaluation claims.
+ */
 export function toView(ar: AllocationRequest): AllocationRequestView {
   const allocations: Record<string, Record<string, number>> = {};
   for (const a of ar.allocations) {
     allocations[a.providerUuid] = { ...a.resources };
   }
-  return { allocations, mappings: ar.mappings };
+  const mappings: Record<string, string[]> = {};
+  for (const suffix in ar.mappings) {
+    mappings[suffix] = [...ar.mappings[suffix]!];
+  }
+  return { allocations, mappings };
 }
 
 /** Allocations as the claim writes them. */

@@ -76,6 +76,8 @@ export interface PhaseResult {
   readonly outcomes: Record<string, number>;
   readonly codes: Record<string, number>;
   readonly readyzUnreadySeen: boolean;
+  /** Every replica's LISTEN connection up again after the phase (its /readyz `changes`). */
+  readonly listening: boolean;
   readonly replicasAlive: boolean;
   readonly invariants: {
     readonly overCapacity: number;
@@ -158,6 +160,7 @@ export async function runPhase(
   if (spec.fault?.heal) {
     await spec.fault.heal();
   }
+  const listening = await allListening(ctx.targets, 30000);
   const probed = await probe?.stop();
   const inv = await checkInvariants(ctx.dbUrl, ctx.ledger);
   const beforeEnd = at ?? end;
@@ -179,6 +182,7 @@ export async function runPhase(
     outcomes: { ...stats.outcomes },
     codes: Object.fromEntries(stats.codes),
     readyzUnreadySeen: unready,
+    listening,
     replicasAlive: ctx.replicas.every((r) => r.alive()),
     invariants: {
       overCapacity: inv.overCapacity,
@@ -206,6 +210,19 @@ async function firstAckAfter(stats: ClaimStats, at: number, deadline: number): P
     await sleep(20);
   }
   return -1;
+}
+
+/** True once every replica's /readyz says `changes: listening` (false after `timeoutMs`). */
+async function allListening(targets: readonly Target[], timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const answers = await Promise.all(targets.map((t) => t.client.readyz()));
+    if (answers.every((a) => a.checks?.changes === 'listening')) {
+      return true;
+    }
+    await sleep(200);
+  }
+  return false;
 }
 
 /** Polls every replica's /readyz until `stop()`; true when any said 503 meanwhile. */

@@ -50,6 +50,9 @@ export function verdict(phases: readonly ReportedPhase[]): string[] {
         );
       }
     }
+    if (!p.listening) {
+      out.push(`${p.name}: a replica's LISTEN connection was not back within 30 s`);
+    }
     if (!p.replicasAlive) {
       out.push(`${p.name}: a replica exited`);
     }

@@ -136,7 +136,7 @@ export async function createApp(config: Config, log: Logger, o: AppOverrides = {
   const rest = createRestRouter({ services, config, log, authenticator: verifier, limiter });
 
   const ready = async () => {
-    const r = await readiness({ dataSource: ds, cache, config });
+    const r = await readiness({ dataSource: ds, cache, config, listener });
     // /readyz is answered by whichever worker the connection landed on: say which.
     return o.worker ? { ...r, worker: o.worker } : r;
   };

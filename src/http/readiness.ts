@@ -10,6 +10,8 @@ export interface ReadinessSources {
   readonly dataSource: DataSource;
   readonly cache: Cache;
   readonly config: Config;
+  /** The LISTEN connection for other replicas' changes (absent: not started, e.g. embedded). */
+  readonly listener?: { connected(): boolean };
 }
 
 /** Ready or not, with one line per check. */
@@ -78,6 +80,13 @@ export async function readiness(d: ReadinessSources): Promise<Readiness> {
   checks.cache = (await d.cache.healthy())
     ? `${d.cache.kind} ok`
     : `${d.cache.kind} down (degraded: uncached)`;
+  if (d.listener) {
+    // Reported, never required: without it this replica still answers correctly (every claim is
+    // checked in the database), only its candidate index may lag until it reconnects and reloads.
+    checks.changes = d.listener.connected()
+      ? 'listening'
+      : "reconnecting (other replicas' changes reach this one when it is back)";
+  }
   checks.auth = authSummary(d.config);
   return { ready, checks };
 }

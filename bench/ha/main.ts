@@ -150,6 +150,11 @@ async function main(): Promise<number> {
       `${p.name}: ${p.claimsAcked} claims acknowledged, lost ${lost}, over-committed ${p.invariants.overCapacity}`,
     );
   };
+  /** The latency phase (one claimer) and the loaded phase (all claimers), no fault. */
+  const baseline = async (ctx: PhaseContext, mode: ReportedPhase['mode']) => {
+    record(mode, await runPhase(ctx, { name: mode, seconds: 10, clients: LATENCY_CLIENTS }));
+    record(mode, await runPhase(ctx, { name: `${mode} loaded`, seconds: 8 }));
+  };
 
   let sentinels: SentinelSet | undefined;
   let cluster: HaCluster | undefined;
@@ -170,11 +175,7 @@ async function main(): Promise<number> {
       single.url,
       singleHosts,
       async (ctx) => {
-        record(
-          'single',
-          await runPhase(ctx, { name: 'single', seconds: 10, clients: LATENCY_CLIENTS }),
-        );
-        record('single', await runPhase(ctx, { name: 'single loaded', seconds: 8 }));
+        await baseline(ctx, 'single');
       },
     );
     lostSoFar = 0;
@@ -202,11 +203,7 @@ async function main(): Promise<number> {
       url,
       hosts,
       async (ctx) => {
-        record(
-          'sync',
-          await runPhase(ctx, { name: 'sync', seconds: 10, clients: LATENCY_CLIENTS }),
-        );
-        record('sync', await runPhase(ctx, { name: 'sync loaded', seconds: 8 }));
+        await baseline(ctx, 'sync');
         record(
           'sync',
           await runPhase(ctx, {
@@ -255,11 +252,7 @@ async function main(): Promise<number> {
         // 3. Asynchronous replication: what a failover can lose.
         await ha.setSynchronous(false);
         await ha.waitHealthy(60000);
-        record(
-          'async',
-          await runPhase(ctx, { name: 'async', seconds: 10, clients: LATENCY_CLIENTS }),
-        );
-        record('async', await runPhase(ctx, { name: 'async loaded', seconds: 8 }));
+        await baseline(ctx, 'async');
         const asyncFaults = [primaryCrash(ha), primaryCrash(ha), primaryKill(ha)];
         for (const [round, fault] of asyncFaults.entries()) {
           record(

@@ -7,7 +7,6 @@ import type { BlockList } from 'node:net';
 import { z } from 'zod';
 import { type KeystoneConfig, keystoneConfig } from '../auth/keystone-config';
 import type { RateLimits } from '../auth/rate-limiter';
-import { isRole, ROLES, type Role } from '../auth/roles';
 import { parseRedisUrl } from '../cache/redis-url';
 import { parseTrustedProxies } from '../http/client-address';
 import { parseOperationNames } from '../observability/operation-names';
@@ -16,49 +15,10 @@ import { type ExtenderConfig, parseExtenders } from '../scheduler/runtime/extend
 import { type CapacityConfig, capacityConfigOrThrow } from './capacity-history';
 import { ConfigError } from './config-error';
 import { type PlanningSettings, planningConfigOrThrow } from './planning';
+import { roleRateLimits } from './role-rate-limits';
 import { DEFAULT_FILTERS, DEFAULT_WEIGHERS, list, pluginConfigOrThrow } from './scheduler';
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-
-/** Parses BERTH_RATE_LIMIT_ROLES (`reader=600,scheduler=0`): the limit per role, or why not. */
-function parseRoleRateLimits(v: string): Partial<Record<Role, number>> | string {
-  const limits: Partial<Record<Role, number>> = {};
-  for (const pair of v.split(',').map((p) => p.trim())) {
-    if (pair === '') {
-      continue;
-    }
-    const m = /^([^=\s]+)\s*=\s*(\d+)$/.exec(pair);
-    if (!m) {
-      return `'${pair}' is not role=number; write e.g. reader=600,scheduler=0`;
-    }
-    const role = m[1]!;
-    const limit = Number(m[2]);
-    if (!isRole(role)) {
-      return `unknown role '${role}' (roles: ${ROLES.join(', ')})`;
-    }
-    if (role in limits) {
-      return `role '${role}' is listed twice`;
-    }
-    if (!Number.isSafeInteger(limit)) {
-      return `${m[2]} is too large a limit for role '${role}'`;
-    }
-    limits[role] = limit;
-  }
-  return limits;
-}
-
-/** BERTH_RATE_LIMIT_ROLES: requests per window per token, by role; 0 or absent = unlimited. */
-const roleRateLimits = z
-  .string()
-  .optional()
-  .transform((v, ctx) => {
-    const limits = parseRoleRateLimits(v ?? '');
-    if (typeof limits === 'string') {
-      ctx.addIssue({ code: 'custom', message: limits, input: v });
-      return z.NEVER;
-    }
-    return limits;
-  });
 
 const onOff = z
   .enum(['on', 'off', 'true', 'false', '1', '0'])

@@ -2,6 +2,7 @@
 // consistent snapshot), or those of a few providers after a change notification.
 import type { DataSource, EntityManager } from 'typeorm';
 import type { InventoryColumns } from '../types';
+import { CapacityIndex } from './capacity-index';
 import type { IndexRows } from './index-rows';
 
 // The consumers with allocations on each provider, and those with a move in progress (a
@@ -18,11 +19,18 @@ const CONSUMERS_SQL = `SELECT a.resource_provider_id,
        FROM allocations a LEFT JOIN consumer_moves m ON m.consumer_id = a.consumer_id
        LEFT JOIN resource_providers mp ON m.consumer_id IS NOT NULL AND mp.id = a.resource_provider_id`;
 
-async function rowsIn(em: EntityManager, ids: readonly number[] | undefined): Promise<IndexRows> {
-  const all = ids === undefined;
-  const params = all ? [] : [ids];
-  const rpWhere = all ? '' : 'WHERE id = ANY($1::int[])';
-  const byRp = (col: string) => (all ? '' : `WHERE ${col} = ANY($1::int[])`);
+/** Provider ids a chunk of the full load covers (both ends included). */
+interface IdRange {
+  readonly from: number;
+  readonly to: number;
+}
+
+/** The rows of the providers whose ids are in `range`, everything when undefined. */
+async function rowsIn(em: EntityManager, range: IdRange | undefined): Promise<IndexRows> {
+  const all = range === undefined;
+  const params = all ? [] : [range.from, range.to];
+  const rpWhere = all ? '' : 'WHERE id BETWEEN $1 AND $2';
+  const byRp = (col: string) => (all ? '' : `WHERE ${col} BETWEEN $1 AND $2`);
   const providers: {
     id: number;
     uuid: string;
@@ -44,19 +52,19 @@ async function rowsIn(em: EntityManager, ids: readonly number[] | undefined): Pr
      LEFT JOIN (SELECT resource_provider_id, resource_class_id, sum(used) AS used FROM allocations
                 ${byRp('resource_provider_id')} GROUP BY resource_provider_id, resource_class_id) u
        ON u.resource_provider_id = i.resource_provider_id AND u.resource_class_id = i.resource_class_id
-     ${all ? '' : 'WHERE i.resource_provider_id = ANY($1::int[])'}
+     ${byRp('i.resource_provider_id')}
      ORDER BY i.resource_provider_id, i.resource_class_id`,
     params,
   );
   const traits: { resource_provider_id: number; name: string; id: number }[] = await em.query(
     `SELECT rpt.resource_provider_id, t.name, t.id FROM resource_provider_traits rpt JOIN traits t ON t.id = rpt.trait_id
-     ${all ? '' : 'WHERE rpt.resource_provider_id = ANY($1::int[])'}`,
+     ${byRp('rpt.resource_provider_id')}`,
     params,
   );
   const aggregates: { resource_provider_id: number; uuid: string }[] = await em.query(
     `SELECT rpa.resource_provider_id, a.uuid FROM resource_provider_aggregates rpa
      JOIN placement_aggregates a ON a.id = rpa.aggregate_id
-     ${all ? '' : 'WHERE rpa.resource_provider_id = ANY($1::int[])'}`,
+     ${byRp('rpa.resource_provider_id')}`,
     params,
   );
   const consumers: { resource_provider_id: number; c: number[]; m: number[]; s: number[] }[] =
@@ -110,11 +118,46 @@ async function rowsIn(em: EntityManager, ids: readonly number[] | undefined): Pr
   };
 }
 
-/** Every row plus the class and trait catalogues, from one REPEATABLE READ snapshot. */
-export function loadAllIndexRows(ds: DataSource): Promise<IndexRows> {
+/** How many providers the full load reads and indexes at a time. */
+const LOAD_CHUNK = 20_000;
+
+/**
+ * The whole capacity index from one REPEATABLE READ snapshot, read and indexed a range of
+ * provider ids at a time: the rows of one range are garbage before the next is read, so loading
+ * a million providers never holds a million rows' objects. A provider whose parent has a higher id
+ * (re-parented after creation) is indexed as a root first and moved under its parent at the end.
+ */
+export function loadCapacityIndex(ds: DataSource, chunk = LOAD_CHUNK): Promise<CapacityIndex> {
   return ds.transaction('REPEATABLE READ', async (em) => {
-    const rows = await rowsIn(em, undefined);
-    return { ...rows, ...(await loadCatalogs(em)) };
+    const index = CapacityIndex.withCatalogs(await loadCatalogs(em));
+    const later: { id: number; parentId: number }[] = [];
+    let after = -1;
+    for (;;) {
+      const last: { id: number } | undefined = (
+        await em.query(
+          'SELECT id FROM resource_providers WHERE id > $1 ORDER BY id OFFSET $2 LIMIT 1',
+          [after, chunk - 1],
+        )
+      )[0];
+      const rows = await rowsIn(em, { from: after + 1, to: last?.id ?? 2147483647 });
+      const chunkIds = new Set(rows.providers.map((p) => p.id));
+      const providers = rows.providers.map((p) => {
+        if (p.parentId === null || chunkIds.has(p.parentId) || index.slotOfId(p.parentId) >= 0) {
+          return p;
+        }
+        later.push({ id: p.id, parentId: p.parentId });
+        return { ...p, parentId: null };
+      });
+      index.addRows({ ...rows, providers });
+      if (!last) {
+        break;
+      }
+      after = last.id;
+    }
+    for (const { id, parentId } of later) {
+      index.reparentProvider(id, parentId);
+    }
+    return index;
   });
 }
 

@@ -4,9 +4,9 @@
 // claims are always re-validated in PostgreSQL, so staleness can cost a retry, never correctness.
 import type { DataSource } from 'typeorm';
 import type { Change, ChangeBus } from '../change-bus';
-import { loadAllIndexRows, loadCatalogs, loadProviderRows } from './candidate-rows';
+import { loadCapacityIndex, loadCatalogs, loadProviderRows } from './candidate-rows';
 import { type CandidateStage, candidateHostCount, explainCandidateStage } from './candidate-stage';
-import { CapacityIndex } from './capacity-index';
+import type { CapacityIndex } from './capacity-index';
 import {
   type CandidateBounds,
   DEFAULT_CANDIDATE_BOUNDS,
@@ -87,7 +87,7 @@ export class CandidateService {
       this.pending.clear();
       this.catalogStale = false;
       try {
-        this.index = CapacityIndex.fromRows(await loadAllIndexRows(this.ds));
+        this.index = await loadCapacityIndex(this.ds);
         this.revisionNo++;
       } catch (err) {
         this.stale = true;

@@ -10,6 +10,7 @@ import type {
   IndexTraitRow,
   ProviderRow,
 } from './index-rows';
+import { IntSetPool } from './int-set-pool';
 import { InternTable } from './intern-table';
 import { growInt32, InventoryTable } from './inventory-table';
 import { ProviderForest } from './provider-forest';
@@ -55,11 +56,11 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
   readonly traitTable = new InternTable();
   readonly aggregateTable = new InternTable();
   readonly inventories = new InventoryTable();
-  /** Per provider slot: sorted trait ids. */
+  /** Per provider slot: sorted trait ids (shared between slots with the same set: read only). */
   readonly traits: Int32Array[] = [];
   /** Per trait (interned id): its id in the `traits` table, when the rows gave one. */
   readonly traitRowIds: number[] = [];
-  /** Per provider slot: sorted aggregate ids. */
+  /** Per provider slot: sorted aggregate ids (shared between slots with the same set: read only). */
   readonly aggregates: Int32Array[] = [];
   /** Per provider slot: inventory slots. */
   readonly invSlots: Int32Array[] = [];
@@ -82,6 +83,8 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
   version = 0;
   /** Bumped when providers, inventories, traits or aggregates change (not usage): overlays check it. */
   shape = 0;
+  private readonly traitSets = new IntSetPool();
+  private readonly aggregateSets = new IntSetPool();
   private knownClasses: Set<string> | null = null;
   private knownTraits: Set<string> | null = null;
 
@@ -92,33 +95,51 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
 
   /** Builds an index from a full snapshot. @throws Error when a parent id is unknown. */
   static fromRows(rows: IndexRows): CapacityIndex {
+    const index = CapacityIndex.withCatalogs(rows);
+    index.addRows(rows);
+    return index;
+  }
+
+  /** An empty index that knows these catalogues (absent: every name is accepted). */
+  static withCatalogs(
+    catalogs: Pick<IndexRows, 'resourceClassNames' | 'traitNames'>,
+  ): CapacityIndex {
     const index = new CapacityIndex();
-    index.knownClasses = rows.resourceClassNames ? new Set(rows.resourceClassNames) : null;
-    index.knownTraits = rows.traitNames ? new Set(rows.traitNames) : null;
-    index.addProviders(rows.providers);
+    index.knownClasses = catalogs.resourceClassNames ? new Set(catalogs.resourceClassNames) : null;
+    index.knownTraits = catalogs.traitNames ? new Set(catalogs.traitNames) : null;
+    return index;
+  }
+
+  /**
+   * Adds the providers of `rows` with everything the rows say about them (a snapshot, or one
+   * chunk of one: the loader reads the database a range of provider ids at a time).
+   * @throws Error when a parent id is unknown.
+   */
+  addRows(rows: IndexRows): void {
+    this.addProviders(rows.providers);
+    this.inventories.reserve(rows.inventories.length);
     for (const [id, list] of groupBy(rows.inventories)) {
-      index.replaceInventories(id, list);
+      this.replaceInventories(id, list);
     }
     for (const [id, list] of groupBy(rows.traits)) {
-      index.setTraits(
+      this.setTraits(
         id,
         list.map((t: IndexTraitRow) => t.trait),
       );
     }
-    index.noteTraitRowIds(rows.traits);
+    this.noteTraitRowIds(rows.traits);
     for (const [id, list] of groupBy(rows.aggregates)) {
-      index.setAggregates(
+      this.setAggregates(
         id,
         list.map((a: AggregateRow) => a.aggregateUuid),
       );
     }
     for (const row of rows.consumers ?? []) {
-      index.setConsumers(row);
+      this.setConsumers(row);
     }
     for (const row of rows.buildFailures ?? []) {
-      index.setFailedBuilds(row);
+      this.setFailedBuilds(row);
     }
-    return index;
   }
 
   /**
@@ -232,7 +253,8 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
     for (const t of traits) {
       this.knownTraits?.add(t);
     }
-    this.traits[slot] = ids;
+    this.traitSets.release(this.traits[slot]);
+    this.traits[slot] = this.traitSets.acquire(ids);
     this.sharing = growInt32(this.sharing, slot + 1);
     this.sharing[slot] = ids.includes(this.sharingTraitId) ? 1 : 0;
     this.touchSlot(slot);
@@ -248,26 +270,6 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
     }
   }
 
-  /**
-   * The trait names of provider `slot` in `traits` table id order (standard traits in os-traits
-   * order, then custom traits in creation order), as Placement's provider summaries list them
-   * where the database reads `resource_provider_traits` by its index; traits without a known id
-   * last, by name.
-   */
-  traitNamesInIdOrder(slot: number): string[] {
-    const ids = Array.from(this.traits[slot] ?? NO_INTS);
-    const rowId = (t: number) => this.traitRowIds[t] ?? Number.POSITIVE_INFINITY;
-    ids.sort((a, b) => {
-      const d = rowId(a) - rowId(b);
-      if (d < 0 || d > 0) {
-        return d;
-      }
-      const [x, y] = [this.traitTable.name(a), this.traitTable.name(b)];
-      return x < y ? -1 : x > y ? 1 : 0;
-    });
-    return ids.map((t) => this.traitTable.name(t));
-  }
-
   /** Replaces the aggregates of a provider. */
   setAggregates(providerId: number, aggregateUuids: readonly string[]): void {
     const slot = this.slotOrThrow(providerId);
@@ -275,7 +277,8 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
       this.aggMembers.get(agg)?.delete(slot);
     }
     const ids = sortedIds(this.aggregateTable, aggregateUuids);
-    this.aggregates[slot] = ids;
+    this.aggregateSets.release(this.aggregates[slot]);
+    this.aggregates[slot] = this.aggregateSets.acquire(ids);
     for (const agg of ids) {
       const set = this.aggMembers.get(agg);
       if (set) {

@@ -10,9 +10,14 @@ export function growFloat64(
   if (arr.length >= min) {
     return arr;
   }
-  const next = new Float64Array(Math.max(min, arr.length * 2, 16));
+  const next = new Float64Array(grownLength(arr.length, min));
   next.set(arr);
   return next;
+}
+
+/** The length a column grows to: half as much again (not double: columns are the index's bulk). */
+function grownLength(now: number, min: number): number {
+  return Math.max(min, Math.ceil(now * 1.5), 16);
 }
 
 /** Grows a typed array to at least `min` elements, keeping its contents. */
@@ -24,7 +29,7 @@ export function growInt32(
   if (arr.length >= min) {
     return arr;
   }
-  const next = new Int32Array(Math.max(min, arr.length * 2, 16));
+  const next = new Int32Array(grownLength(arr.length, min));
   if (fill !== 0) {
     next.fill(fill, arr.length);
   }
@@ -40,15 +45,17 @@ export interface InventoryValues extends InventoryAmounts {
 /**
  * Inventories in parallel typed arrays indexed by an inventory slot. Slots of deleted
  * inventories are recycled. `capacity` caches floor((total - reserved) * allocation_ratio).
+ * total, reserved, min_unit, max_unit and step_size are 32-bit integers in the database (and
+ * checked against MAX_INT by inventory-rules); the ratio, usage and capacity are doubles.
  */
 export class InventoryTable {
   provider = new Int32Array(0);
   resourceClass = new Int32Array(0);
-  total = new Float64Array(0);
-  reserved = new Float64Array(0);
-  minUnit = new Float64Array(0);
-  maxUnit = new Float64Array(0);
-  stepSize = new Float64Array(0);
+  total = new Int32Array(0);
+  reserved = new Int32Array(0);
+  minUnit = new Int32Array(0);
+  maxUnit = new Int32Array(0);
+  stepSize = new Int32Array(0);
   ratio = new Float64Array(0);
   used = new Float64Array(0);
   capacity = new Float64Array(0);
@@ -106,17 +113,22 @@ export class InventoryTable {
     );
   }
 
+  /** Makes room for `n` more inventories at once (a bulk load sizes the columns exactly). */
+  reserve(n: number): void {
+    this.ensure(this.size + n);
+  }
+
   private ensure(n: number): void {
     if (this.provider.length >= n) {
       return;
     }
     this.provider = growInt32(this.provider, n);
     this.resourceClass = growInt32(this.resourceClass, n);
-    this.total = growFloat64(this.total, n);
-    this.reserved = growFloat64(this.reserved, n);
-    this.minUnit = growFloat64(this.minUnit, n);
-    this.maxUnit = growFloat64(this.maxUnit, n);
-    this.stepSize = growFloat64(this.stepSize, n);
+    this.total = growInt32(this.total, n);
+    this.reserved = growInt32(this.reserved, n);
+    this.minUnit = growInt32(this.minUnit, n);
+    this.maxUnit = growInt32(this.maxUnit, n);
+    this.stepSize = growInt32(this.stepSize, n);
     this.ratio = growFloat64(this.ratio, n);
     this.used = growFloat64(this.used, n);
     this.capacity = growFloat64(this.capacity, n);

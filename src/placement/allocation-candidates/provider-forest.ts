@@ -3,6 +3,9 @@
 import type { ProviderRow } from './index-rows';
 import { growInt32 } from './inventory-table';
 
+/** The children list of every leaf: shared, frozen (a slot gets its own list with its first child). */
+const NO_CHILDREN = Object.freeze([]) as unknown as number[];
+
 function insertSorted(list: number[], slot: number, key: (s: number) => number): void {
   const k = key(slot);
   let lo = 0;
@@ -169,6 +172,9 @@ export class ProviderForest {
       this.nestedCount--;
     }
     if (parentSlot >= 0) {
+      if (this.children[parentSlot] === NO_CHILDREN) {
+        this.children[parentSlot] = [];
+      }
       insertSorted(this.children[parentSlot]!, slot, (s) => this.providerId[s]!);
       this.nestedCount++;
     }
@@ -220,7 +226,7 @@ export class ProviderForest {
     this.slotById.set(id, slot);
     this.parent[slot] = -1;
     this.root[slot] = slot;
-    this.children[slot] = [];
+    this.children[slot] = NO_CHILDREN;
     this.members[slot] = [slot];
     this.onSlotCreated(slot);
     this.invalidateOrder();

@@ -33,8 +33,28 @@ export interface ProviderSummary {
   readonly rootProviderUuid: string;
   readonly parentProviderUuid: string | null;
   readonly resources: readonly ProviderSummaryResource[];
-  /** Trait names in trait id order (CapacityIndex.traitNamesInIdOrder). */
+  /** Trait names in trait id order ({@link traitNamesInIdOrder}). */
   readonly traits: readonly string[];
+}
+
+/**
+ * The trait names of provider `slot` in `traits` table id order (standard traits in os-traits
+ * order, then custom traits in creation order), as Placement's provider summaries list them
+ * where the database reads `resource_provider_traits` by its index; traits without a known id
+ * last, by name.
+ */
+export function traitNamesInIdOrder(index: CapacityIndex, slot: number): string[] {
+  const ids = Array.from(index.traits[slot] ?? []);
+  const rowId = (t: number) => index.traitRowIds[t] ?? Number.POSITIVE_INFINITY;
+  ids.sort((a, b) => {
+    const d = rowId(a) - rowId(b);
+    if (d < 0 || d > 0) {
+      return d;
+    }
+    const [x, y] = [index.traitTable.name(a), index.traitTable.name(b)];
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
+  return ids.map((t) => index.traitTable.name(t));
 }
 
 /** The answer to GET /allocation_candidates. */
@@ -134,7 +154,7 @@ export function summarize(index: CapacityIndex, slot: number): ProviderSummary {
       capacity: inv.capacity[s]!,
       used: inv.used[s]!,
     })),
-    traits: index.traitNamesInIdOrder(slot),
+    traits: traitNamesInIdOrder(index, slot),
   };
 }
 

@@ -125,7 +125,7 @@ export function capacityLines(index: CapacityIndex, slots: Iterable<number>): Ca
   const inv = index.inventories;
   const byClass = new Map<number, Sums>();
   for (const slot of slots) {
-    for (const i of index.invSlots[slot] ?? []) {
+    for (const i of index.inventorySlots(slot)) {
       const c = inv.resourceClass[i]!;
       let s = byClass.get(c);
       if (!s) {

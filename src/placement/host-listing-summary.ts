@@ -45,7 +45,7 @@ function maxUtilisationOf(index: CapacityIndex, slots: readonly number[]): numbe
   const inv = index.inventories;
   if (slots.length === 1) {
     let max = 0;
-    for (const i of index.invSlots[slots[0]!] ?? []) {
+    for (const i of index.inventorySlots(slots[0]!)) {
       const cap = inv.capacity[i]!;
       max = Math.max(max, cap > 0 ? inv.used[i]! / cap : 0);
     }
@@ -54,7 +54,7 @@ function maxUtilisationOf(index: CapacityIndex, slots: readonly number[]): numbe
   const used = new Map<number, number>();
   const cap = new Map<number, number>();
   for (const slot of slots) {
-    for (const i of index.invSlots[slot] ?? []) {
+    for (const i of index.inventorySlots(slot)) {
       const c = inv.resourceClass[i]!;
       used.set(c, (used.get(c) ?? 0) + inv.used[i]!);
       cap.set(c, (cap.get(c) ?? 0) + inv.capacity[i]!);

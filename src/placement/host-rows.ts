@@ -127,7 +127,7 @@ export function hostRowsFromIndex(
         rootUuid,
         generation: index.generation[slot]!,
       });
-      for (const i of index.invSlots[slot] ?? []) {
+      for (const i of index.inventorySlots(slot)) {
         const resourceClass = index.classes.name(inv.resourceClass[i]!);
         inventories.push({
           providerUuid: uuid,

@@ -225,7 +225,7 @@ async function drainingView(deps: DrainDeps, hosts: readonly string[]): Promise<
     const root = index.slotOfUuid(host);
     const fill: Record<string, Record<string, number>> = {};
     for (const slot of root < 0 ? [] : (index.members[root] ?? [])) {
-      for (const i of index.invSlots[slot] ?? []) {
+      for (const i of index.inventorySlots(slot)) {
         const free = inv.capacity[i]! - inv.used[i]!;
         if (free > 0) {
           const uuid = index.uuid[slot]!;

@@ -26,7 +26,7 @@ function dump(index: CapacityIndex) {
     root: uuidOf(index.root[slot]!),
     children: index.children[slot]!.map(uuidOf),
     members: (index.members[slot] ?? []).map(uuidOf),
-    inventories: Array.from(index.invSlots[slot]!, (i) => [
+    inventories: Array.from(index.inventorySlots(slot), (i) => [
       index.classes.name(inv.resourceClass[i]!),
       inv.total[i],
       inv.reserved[i],

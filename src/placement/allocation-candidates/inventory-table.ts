@@ -43,8 +43,8 @@ export interface InventoryValues extends InventoryAmounts {
 }
 
 /**
- * Inventories in parallel typed arrays indexed by an inventory slot. Slots of deleted
- * inventories are recycled. `capacity` caches floor((total - reserved) * allocation_ratio).
+ * Inventories in parallel typed arrays indexed by an inventory slot; the inventories of one
+ * provider take consecutive slots (the capacity index keeps each provider's range). `capacity` caches floor((total - reserved) * allocation_ratio).
  * total, reserved, min_unit, max_unit and step_size are 32-bit integers in the database (and
  * checked against MAX_INT by inventory-rules); the ratio, usage and capacity are doubles.
  */
@@ -59,14 +59,21 @@ export class InventoryTable {
   ratio = new Float64Array(0);
   used = new Float64Array(0);
   capacity = new Float64Array(0);
-  /** One past the highest slot ever used. */
+  /** One past the highest slot in use. */
   size = 0;
-  private readonly free: number[] = [];
+  /** Released slots below `size`. */
+  holes = 0;
 
-  /** Stores an inventory and returns its slot. */
-  put(providerSlot: number, classId: number, v: InventoryValues): number {
-    const slot = this.free.pop() ?? this.size++;
-    this.ensure(this.size);
+  /** Takes `n` consecutive new slots (a provider's inventories) and returns the first. */
+  append(n: number): number {
+    const start = this.size;
+    this.ensure(start + n);
+    this.size += n;
+    return start;
+  }
+
+  /** Stores an inventory in `slot`. */
+  put(slot: number, providerSlot: number, classId: number, v: InventoryValues): void {
     this.provider[slot] = providerSlot;
     this.resourceClass[slot] = classId;
     this.total[slot] = v.total;
@@ -77,13 +84,31 @@ export class InventoryTable {
     this.ratio[slot] = v.allocationRatio;
     this.used[slot] = v.used;
     this.capacity[slot] = Math.floor((v.total - v.reserved) * v.allocationRatio);
-    return slot;
   }
 
-  /** Releases a slot for reuse. */
-  release(slot: number): void {
-    this.provider[slot] = -1;
-    this.free.push(slot);
+  /** Copies `n` inventories from slot `src` of `from` to slot `dst` of this table. */
+  copyFrom(from: InventoryTable, src: number, dst: number, n: number): void {
+    const end = src + n;
+    this.provider.set(from.provider.subarray(src, end), dst);
+    this.resourceClass.set(from.resourceClass.subarray(src, end), dst);
+    this.total.set(from.total.subarray(src, end), dst);
+    this.reserved.set(from.reserved.subarray(src, end), dst);
+    this.minUnit.set(from.minUnit.subarray(src, end), dst);
+    this.maxUnit.set(from.maxUnit.subarray(src, end), dst);
+    this.stepSize.set(from.stepSize.subarray(src, end), dst);
+    this.ratio.set(from.ratio.subarray(src, end), dst);
+    this.used.set(from.used.subarray(src, end), dst);
+    this.capacity.set(from.capacity.subarray(src, end), dst);
+  }
+
+  /** Releases slots `start` to `end - 1` (the end of the table is given back at once). */
+  release(start: number, end: number): void {
+    this.provider.fill(-1, start, end);
+    if (end === this.size) {
+      this.size = start;
+    } else {
+      this.holes += end - start;
+    }
   }
 
   /**

@@ -149,7 +149,7 @@ export function summarize(index: CapacityIndex, slot: number): ProviderSummary {
     providerUuid: index.uuid[slot]!,
     rootProviderUuid: index.uuid[index.root[slot]!]!,
     parentProviderUuid: parent >= 0 ? index.uuid[parent]! : null,
-    resources: Array.from(index.invSlots[slot]!, (s) => ({
+    resources: Array.from(index.inventorySlots(slot), (s) => ({
       resourceClass: index.classes.name(inv.resourceClass[s]!),
       capacity: inv.capacity[s]!,
       used: inv.used[s]!,

@@ -32,14 +32,13 @@ export function sameShape(index: CapacityIndex, a: number, b: number): boolean {
   ) {
     return false;
   }
-  const invA = index.invSlots[a]!;
-  const invB = index.invSlots[b]!;
-  if (invA.length !== invB.length) {
+  const [startA, endA] = [index.invStart[a]!, index.invEnd[a]!];
+  if (endA - startA !== index.invEnd[b]! - index.invStart[b]!) {
     return false;
   }
-  for (let i = 0; i < invA.length; i++) {
-    const other = index.findInventory(b, index.inventories.resourceClass[invA[i]!]!);
-    if (other < 0 || !index.inventories.sameAs(invA[i]!, other)) {
+  for (let i = startA; i < endA; i++) {
+    const other = index.findInventory(b, index.inventories.resourceClass[i]!);
+    if (other < 0 || !index.inventories.sameAs(i, other)) {
       return false;
     }
   }

@@ -144,7 +144,7 @@ describe('CapacityIndex', () => {
     expect(index.slotOfId(3)).toBe(-1);
     expect(index.parent[index.slotOfId(2)]).toBe(-1);
     expect(index.root[index.slotOfId(5)]).toBe(index.slotOfId(2));
-    expect(index.invSlots[index.slotOfId(2)]).toHaveLength(0);
+    expect(index.inventorySlots(index.slotOfId(2))).toHaveLength(0);
   });
 });
 

@@ -55,17 +55,13 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
   readonly classes = new InternTable();
   readonly traitTable = new InternTable();
   readonly aggregateTable = new InternTable();
-  /** Replaced by a compacted copy when released slots outnumber those in use. */
-  inventories = new InventoryTable();
+  readonly inventories = new InventoryTable();
   /** Per provider slot: sorted trait ids (shared between slots with the same set: read only). */
   readonly traits: Int32Array[] = [];
   /** Per trait (interned id): its id in the `traits` table, when the rows gave one. */
   readonly traitRowIds: number[] = [];
   /** Per provider slot: sorted aggregate ids (shared between slots with the same set: read only). */
   readonly aggregates: Int32Array[] = [];
-  /** Per provider slot: its inventories are the inventory slots invStart[slot] to invEnd[slot] - 1. */
-  invStart = new Int32Array(0);
-  invEnd = new Int32Array(0);
   /** Per provider slot: sorted ids of the consumers with allocations on it. */
   readonly consumers: Int32Array[] = [];
   /** Per provider slot: sorted ids of those consumers with a move in progress. */
@@ -217,55 +213,27 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
   /** Replaces all inventories of a provider (usage included). */
   replaceInventories(providerId: number, rows: readonly InventoryInput[]): void {
     const slot = this.slotOrThrow(providerId);
-    const inv = this.inventories;
-    let start = this.invStart[slot]!;
-    const had = this.invEnd[slot]! - start;
-    if (had !== rows.length) {
-      if (had > 0) {
-        inv.release(start, start + had);
-      }
-      start = rows.length > 0 ? inv.append(rows.length) : 0;
-    }
-    rows.forEach((r, i) => {
-      inv.put(start + i, slot, this.classes.intern(r.resourceClass), r);
-      this.knownClasses?.add(r.resourceClass);
-    });
-    this.invStart[slot] = start;
-    this.invEnd[slot] = start + rows.length;
+    const compacted = this.inventories.replace(
+      slot,
+      rows.map((r) => {
+        this.knownClasses?.add(r.resourceClass);
+        return { classId: this.classes.intern(r.resourceClass), values: r };
+      }),
+    );
     this.touchSlot(slot);
     this.version++;
     this.shape++;
-    if (inv.holes > 4096 && inv.holes * 2 > inv.size) {
-      this.compactInventories();
+    if (compacted) {
+      for (const s of this.orderedSlots()) {
+        this.touchSlot(s);
+      }
+      this.touch();
     }
   }
 
   /** The inventory slots of provider `slot` (a new array: for readers off the hot path). */
   inventorySlots(slot: number): Int32Array {
-    const start = this.invStart[slot] ?? 0;
-    const out = new Int32Array(Math.max(0, (this.invEnd[slot] ?? 0) - start));
-    for (let i = 0; i < out.length; i++) {
-      out[i] = start + i;
-    }
-    return out;
-  }
-
-  /** Moves every provider's inventories into a new table without the released slots. */
-  private compactInventories(): void {
-    const old = this.inventories;
-    const fresh = new InventoryTable();
-    fresh.reserve(old.size - old.holes);
-    for (const slot of this.orderedSlots()) {
-      const start = this.invStart[slot]!;
-      const n = this.invEnd[slot]! - start;
-      const to = fresh.append(n);
-      fresh.copyFrom(old, start, to, n);
-      this.invStart[slot] = to;
-      this.invEnd[slot] = to + n;
-      this.touchSlot(slot);
-    }
-    this.inventories = fresh;
-    this.touch();
+    return this.inventories.slotsOf(slot);
   }
 
   /**
@@ -382,13 +350,7 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
 
   /** Inventory slot of class `classId` on provider `slot`, or -1. */
   findInventory(slot: number, classId: number): number {
-    const classes = this.inventories.resourceClass;
-    for (let i = this.invStart[slot] ?? 0, end = this.invEnd[slot] ?? 0; i < end; i++) {
-      if (classes[i] === classId) {
-        return i;
-      }
-    }
-    return -1;
+    return this.inventories.find(slot, classId);
   }
 
   /** True when provider `slot` has trait `traitId`. */
@@ -415,10 +377,6 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
   protected override onSlotCreated(slot: number): void {
     this.traits[slot] = NO_INTS;
     this.aggregates[slot] = NO_INTS;
-    this.invStart = growInt32(this.invStart, slot + 1);
-    this.invEnd = growInt32(this.invEnd, slot + 1);
-    this.invStart[slot] = 0;
-    this.invEnd[slot] = 0;
     this.consumers[slot] = NO_INTS;
     this.movingConsumers[slot] = NO_INTS;
     this.movingFromConsumers[slot] = NO_INTS;

@@ -59,13 +59,16 @@ export class InventoryTable {
   ratio = new Float64Array(0);
   used = new Float64Array(0);
   capacity = new Float64Array(0);
+  /** Per provider slot: its inventories are the slots start[p] to end[p] - 1. */
+  start = new Int32Array(0);
+  end = new Int32Array(0);
   /** One past the highest slot in use. */
   size = 0;
   /** Released slots below `size`. */
   holes = 0;
 
   /** Takes `n` consecutive new slots (a provider's inventories) and returns the first. */
-  append(n: number): number {
+  private append(n: number): number {
     const start = this.size;
     this.ensure(start + n);
     this.size += n;
@@ -73,7 +76,7 @@ export class InventoryTable {
   }
 
   /** Stores an inventory in `slot`. */
-  put(slot: number, providerSlot: number, classId: number, v: InventoryValues): void {
+  private put(slot: number, providerSlot: number, classId: number, v: InventoryValues): void {
     this.provider[slot] = providerSlot;
     this.resourceClass[slot] = classId;
     this.total[slot] = v.total;
@@ -87,7 +90,7 @@ export class InventoryTable {
   }
 
   /** Copies `n` inventories from slot `src` of `from` to slot `dst` of this table. */
-  copyFrom(from: InventoryTable, src: number, dst: number, n: number): void {
+  private copyFrom(from: InventoryTable, src: number, dst: number, n: number): void {
     const end = src + n;
     this.provider.set(from.provider.subarray(src, end), dst);
     this.resourceClass.set(from.resourceClass.subarray(src, end), dst);
@@ -101,14 +104,90 @@ export class InventoryTable {
     this.capacity.set(from.capacity.subarray(src, end), dst);
   }
 
-  /** Releases slots `start` to `end - 1` (the end of the table is given back at once). */
-  release(start: number, end: number): void {
-    this.provider.fill(-1, start, end);
-    if (end === this.size) {
-      this.size = start;
+  /** Releases slots `from` to `to - 1` (the end of the table is given back at once). */
+  private release(from: number, to: number): void {
+    this.provider.fill(-1, from, to);
+    if (to === this.size) {
+      this.size = from;
     } else {
-      this.holes += end - start;
+      this.holes += to - from;
     }
+  }
+
+  /**
+   * Replaces the inventories of provider slot `p` (in place when their number is unchanged).
+   * @returns true when this moved every provider's inventories: released slots outnumbered those
+   *   in use, and the table was compacted (inventory slots held elsewhere are then stale).
+   */
+  replace(p: number, rows: readonly { classId: number; values: InventoryValues }[]): boolean {
+    if (this.start.length <= p) {
+      this.start = growInt32(this.start, p + 1);
+      this.end = growInt32(this.end, p + 1);
+    }
+    let from = this.start[p]!;
+    const had = this.end[p]! - from;
+    if (had !== rows.length) {
+      if (had > 0) {
+        this.release(from, from + had);
+      }
+      from = rows.length > 0 ? this.append(rows.length) : 0;
+    }
+    rows.forEach((r, i) => {
+      this.put(from + i, p, r.classId, r.values);
+    });
+    this.start[p] = from;
+    this.end[p] = from + rows.length;
+    if (this.holes > 4096 && this.holes * 2 > this.size) {
+      this.compact();
+      return true;
+    }
+    return false;
+  }
+
+  /** The inventory slots of provider slot `p` (a new array: for readers off the hot path). */
+  slotsOf(p: number): Int32Array {
+    const from = this.start[p] ?? 0;
+    const out = new Int32Array(Math.max(0, (this.end[p] ?? 0) - from));
+    for (let i = 0; i < out.length; i++) {
+      out[i] = from + i;
+    }
+    return out;
+  }
+
+  /** Inventory slot of class `classId` on provider slot `p`, or -1. */
+  find(p: number, classId: number): number {
+    const classes = this.resourceClass;
+    for (let i = this.start[p] ?? 0, end = this.end[p] ?? 0; i < end; i++) {
+      if (classes[i] === classId) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** Moves every provider's inventories into new columns without the released slots. */
+  private compact(): void {
+    const fresh = new InventoryTable();
+    fresh.reserve(this.size - this.holes);
+    for (let p = 0; p < this.start.length; p++) {
+      const n = this.end[p]! - this.start[p]!;
+      const to = fresh.append(n);
+      fresh.copyFrom(this, this.start[p]!, to, n);
+      this.start[p] = to;
+      this.end[p] = to + n;
+    }
+    this.provider = fresh.provider;
+    this.resourceClass = fresh.resourceClass;
+    this.total = fresh.total;
+    this.reserved = fresh.reserved;
+    this.minUnit = fresh.minUnit;
+    this.maxUnit = fresh.maxUnit;
+    this.stepSize = fresh.stepSize;
+    this.ratio = fresh.ratio;
+    this.used = fresh.used;
+    this.capacity = fresh.capacity;
+    this.size = fresh.size;
+    this.holes = 0;
   }
 
   /**

@@ -32,8 +32,9 @@ export function sameShape(index: CapacityIndex, a: number, b: number): boolean {
   ) {
     return false;
   }
-  const [startA, endA] = [index.invStart[a]!, index.invEnd[a]!];
-  if (endA - startA !== index.invEnd[b]! - index.invStart[b]!) {
+  const { start, end } = index.inventories;
+  const [startA, endA] = [start[a]!, end[a]!];
+  if (endA - startA !== end[b]! - start[b]!) {
     return false;
   }
   for (let i = startA; i < endA; i++) {

@@ -342,6 +342,6 @@ builder.queryField('allocationCandidates', (t) =>
       }),
     },
     resolve: (_root, args, ctx) =>
-      ctx.services.candidates.find(toCandidateRequestOrThrow(args.request)),
+      ctx.services.candidateAnswers.find(toCandidateRequestOrThrow(args.request)),
   }),
 );

@@ -15,9 +15,17 @@ export const REST_HEADERS = { 'openstack-api-version': 'placement 1.39' };
 
 const FLAVOR = 'VCPU:2,MEMORY_MB:4096,DISK_GB:20';
 
-/** The bench.mjs candidate queries (names as there), given the seeded aggregates. */
-export function restQueries(aggs: readonly string[], limit?: number): [string, string][] {
-  const plain = `resources=${FLAVOR}${limit ? `&limit=${limit}` : ''}`;
+/**
+ * The bench.mjs candidate queries (names as there), given the seeded aggregates; `diskGb` asks
+ * for another disk size than the flavor's 20 GB (every seeded host has room for up to 83).
+ */
+export function restQueries(
+  aggs: readonly string[],
+  limit?: number,
+  diskGb = 20,
+): [string, string][] {
+  const flavor = `VCPU:2,MEMORY_MB:4096,DISK_GB:${diskGb}`;
+  const plain = `resources=${flavor}${limit ? `&limit=${limit}` : ''}`;
   const all: [string, string][] = [
     ['plain', plain],
     ['required-trait', `${plain}&required=HW_CPU_X86_AVX2`],
@@ -36,15 +44,15 @@ export const GQL_CANDIDATES = `query($r: AllocationCandidatesRequest!) { allocat
   allocationRequests { allocations { provider { uuid } resources { resourceClass amount } } mappings { suffix providerUuids } }
   providerSummaries { provider { uuid } resources { resourceClass capacity used } traits } } }`;
 
-/** The GraphQL request of the plain flavor. */
-export function gqlRequest(limit?: number, extra: object = {}) {
+/** The GraphQL request of the plain flavor (or of another disk size, see restQueries). */
+export function gqlRequest(limit?: number, extra: object = {}, diskGb = 20) {
   return {
     groups: [
       {
         resources: [
           { resourceClass: 'VCPU', amount: 2 },
           { resourceClass: 'MEMORY_MB', amount: 4096 },
-          { resourceClass: 'DISK_GB', amount: 20 },
+          { resourceClass: 'DISK_GB', amount: diskGb },
         ],
         ...extra,
       },

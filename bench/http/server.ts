@@ -146,7 +146,13 @@ function rssOf(pid: number): number {
 /** Starts `berth serve` on `db` with `env` (plus the port) and waits for its banner. */
 export async function startServe(
   db: BenchDatabase,
-  opts: { workers?: number; env?: Record<string, string>; port?: number } = {},
+  opts: {
+    workers?: number;
+    env?: Record<string, string>;
+    port?: number;
+    /** Extra node flags for the server process (e.g. `--cpu-prof`; NODE_OPTIONS refuses it). */
+    nodeArgs?: readonly string[];
+  } = {},
 ): Promise<ServeProcess> {
   const port = opts.port ?? (await freePort());
   const env: Record<string, string> = {
@@ -169,6 +175,7 @@ export async function startServe(
     process.execPath,
     [
       '--max-semi-space-size=64',
+      ...(opts.nodeArgs ?? []),
       CLI,
       'serve',
       ...(opts.workers ? ['--workers', String(opts.workers)] : []),

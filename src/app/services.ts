@@ -22,6 +22,7 @@ import { ResourceProviderService } from '../placement/resource-provider';
 import { ServerGroupService } from '../placement/server-group';
 import { TraitService } from '../placement/trait';
 import { UsageService } from '../placement/usage';
+import { CandidateAnswers } from './candidate-answers';
 
 /** Every domain service, sharing one DataSource and one change bus. */
 export interface Services {
@@ -37,6 +38,8 @@ export interface Services {
   readonly usages: UsageService;
   readonly reshaper: ReshaperService;
   readonly candidates: CandidateService;
+  /** Candidates as the APIs ask for them: one answer per request and index revision. */
+  readonly candidateAnswers: CandidateAnswers;
   readonly quota: QuotaService;
   readonly capacity: CapacityService;
   readonly capacityHistory: CapacityHistoryService;
@@ -81,6 +84,7 @@ export function createServices(
     usages: new UsageService(ds),
     reshaper: new ReshaperService(ds, changes, inventories, allocations),
     candidates,
+    candidateAnswers: new CandidateAnswers(candidates),
     quota,
     capacity,
     capacityHistory: new CapacityHistoryService(

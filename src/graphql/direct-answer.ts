@@ -224,14 +224,44 @@ export function planDirectAnswer(
   };
 }
 
+/** An answer written directly, with the list items it holds. */
+interface Written {
+  readonly bytes: Buffer;
+  readonly items: number;
+}
+
+/**
+ * Answers written for frozen values (answers shared while the data is unchanged, e.g.
+ * src/app/candidate-answers.ts), per plan: written once, sent as often as they are asked for.
+ */
+const writtenFor = new WeakMap<object, Map<DirectPlan, Written>>();
+
 /**
  * `{"data":{"<key>":…}}` for `value`, with the number of list items written (what the result
- * budget would have counted).
+ * budget would have counted). The bytes of a frozen value are kept with it: callers must not
+ * change them.
  */
-export function writeDirectAnswer(
-  plan: DirectPlan,
-  value: unknown,
-): { readonly bytes: Buffer; readonly items: number } | undefined {
+export function writeDirectAnswer(plan: DirectPlan, value: unknown): Written | undefined {
+  if (typeof value !== 'object' || value === null || !Object.isFrozen(value)) {
+    return write(plan, value);
+  }
+  let byPlan = writtenFor.get(value);
+  const hit = byPlan?.get(plan);
+  if (hit) {
+    return hit;
+  }
+  const written = write(plan, value);
+  if (written) {
+    if (!byPlan) {
+      byPlan = new Map();
+      writtenFor.set(value, byPlan);
+    }
+    byPlan.set(plan, written);
+  }
+  return written;
+}
+
+function write(plan: DirectPlan, value: unknown): Written | undefined {
   const w = new JsonBytes();
   const count: Counter = { items: 0 };
   try {

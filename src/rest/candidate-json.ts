@@ -143,8 +143,40 @@ function summaryBytesOf(
   return bytes;
 }
 
-/** The body of GET /allocation_candidates for `cands` in `shape`, as UTF-8 bytes. */
+/**
+ * Bodies of frozen answers (shared answers of an unchanged index, src/app/candidate-answers.ts),
+ * by shape: written once, sent as often as the answer is asked for.
+ */
+const answerBytes = new WeakMap<AllocationCandidates, Map<string, Buffer>>();
+
+function shapeKey(shape: CandidateJsonShape): string {
+  const classes = shape.requestedClasses ? [...shape.requestedClasses].join(',') : '*';
+  return `${+shape.dict}${+shape.mappings}${+shape.traits}${+shape.tree}${classes}`;
+}
+
+/**
+ * The body of GET /allocation_candidates for `cands` in `shape`, as UTF-8 bytes. The bytes of a
+ * frozen answer are kept with it: callers must not change the Buffer.
+ */
 export function candidatesJson(cands: AllocationCandidates, shape: CandidateJsonShape): Buffer {
+  if (!Object.isFrozen(cands)) {
+    return writeCandidates(cands, shape);
+  }
+  let byShape = answerBytes.get(cands);
+  if (!byShape) {
+    byShape = new Map();
+    answerBytes.set(cands, byShape);
+  }
+  const key = shapeKey(shape);
+  let body = byShape.get(key);
+  if (!body) {
+    body = writeCandidates(cands, shape);
+    byShape.set(key, body);
+  }
+  return body;
+}
+
+function writeCandidates(cands: AllocationCandidates, shape: CandidateJsonShape): Buffer {
   const w = new JsonBytes();
   w.raw('{"allocation_requests":[');
   const requests = cands.allocationRequests;

@@ -21,7 +21,7 @@ export async function listAllocationCandidates(
   const request = candidateRequestOrThrow(req.query, req.version);
   const explain = wantsCandidateStageOrThrow(req);
   const cands = await mapDomainErrors(() =>
-    svc.candidates.find(request, { nestedAware: req.matches('1.29') }),
+    svc.candidateAnswers.find(request, { nestedAware: req.matches('1.29') }),
   );
   const body = candidatesJson(cands, {
     dict: req.matches('1.12'),

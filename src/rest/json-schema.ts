@@ -92,8 +92,16 @@ function isType(v: unknown, type: string): boolean {
 
 const pyLen = (s: string): number => [...s].length;
 
+/** The schemas' patterns, compiled once (a bounded set, without g or y flags). */
+const compiled = new Map<string, RegExp>();
+
 function search(pattern: string, s: string): boolean {
-  return new RegExp(pattern).test(s);
+  let re = compiled.get(pattern);
+  if (!re) {
+    re = new RegExp(pattern);
+    compiled.set(pattern, re);
+  }
+  return re.test(s);
 }
 
 function typeErrors(types: string | readonly string[], v: unknown): Raw[] {
@@ -345,13 +353,40 @@ export function formatSchemaError(e: SchemaError): string {
   ].join('\n');
 }
 
+/** True when iterErrors(v, schema) yields nothing, without building errors (same checks). */
+function valid(v: unknown, schema: Schema): boolean {
+  for (const key in schema) {
+    const ok =
+      key === 'properties'
+        ? !isObject(v) ||
+          Object.entries(schema.properties!).every(([p, sub]) => !(p in v) || valid(v[p], sub))
+        : key === 'patternProperties'
+          ? !isObject(v) ||
+            Object.entries(schema.patternProperties!).every(([pattern, sub]) =>
+              Object.keys(v).every((k) => !search(pattern, k) || valid(v[k], sub)),
+            )
+          : key === 'items'
+            ? !Array.isArray(v) || v.every((item) => valid(item, schema.items!))
+            : key === 'anyOf'
+              ? schema.anyOf!.some((sub) => valid(v, sub))
+              : keywordErrors(key, schema, v).length === 0;
+    if (!ok) {
+      return false;
+    }
+  }
+  return true;
+}
+
 /** Validates `v`; returns the best error formatted as str(ValidationError), or undefined. */
 export function validateSchema(v: unknown, schema: Schema): string | undefined {
+  if (valid(v, schema)) {
+    return undefined;
+  }
   const best = bestMatch(iterErrors(v, schema));
   return best ? formatSchemaError(best) : undefined;
 }
 
 /** True when `v` validates against `schema` (so has the type the schema describes). */
 export function validates<const S extends Schema>(v: unknown, schema: S): v is Validated<S> {
-  return iterErrors(v, schema).next().done === true;
+  return valid(v, schema);
 }

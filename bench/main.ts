@@ -13,6 +13,11 @@
 //   [--no-instrument] (no histograms or spans anywhere; also skips the overhead scenario)
 //   instrumentation overhead scenario (bench/instrumentation.ts): [--overhead-hosts 2000]
 //   [--overhead-calls 3000] [--no-overhead] [--only-instrumentation] [--overhead-aa (bare vs bare)]
+//   scaling table, last in the run (bench/scaling.ts): [--scaling (only it)] [--no-scaling]
+//   [--scaling-sizes 1000,10000,100000 (flat; add 1000000 for the million row)]
+//   [--scaling-nested 100000] [--scaling-gpus 1] [--scaling-workers 1] [--scaling-claims 2000]
+//   [--scaling-heap MiB (default: sized per row)] [--scaling-ready-timeout 600]
+//   [--scaling-step-timeout 600] (seconds)
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { appRunner, type BenchApp } from './bench-app';
@@ -23,6 +28,7 @@ import { gql, timeQuery, timeRollups } from './graphql-timing';
 import { gqlRequest } from './http/scenarios';
 import { runInstrumentationBench } from './instrumentation';
 import { runPlanningBench } from './planning';
+import { defaultScaling, runScaling } from './scaling';
 import {
   compareRates,
   runSchedulingBench,
@@ -47,6 +53,14 @@ const smoke = flag('smoke');
 /** --no-instrument: apps without histograms or spans (createApp `instrument: false`). */
 const instrument = !flag('no-instrument');
 
+const list = (name: string, dflt: readonly number[]) =>
+  args.includes(`--${name}`)
+    ? text(name, '')
+        .split(',')
+        .filter((s) => s !== '')
+        .map(Number)
+    : dflt;
+
 const SCHEDULE = `mutation($i: ScheduleInput!) { schedule(input: $i) { selections { consumerUuid host { uuid } reason } } }`;
 const withApp = appRunner(instrument);
 
@@ -59,6 +73,29 @@ async function main(): Promise<void> {
   );
 
   const log = (l: string) => console.log(l);
+  const scalingTable = () => {
+    const d = defaultScaling(smoke, !process.env.DATABASE_URL);
+    const heap = num('scaling-heap', 0);
+    return runScaling(
+      {
+        sizes: list('scaling-sizes', d.sizes),
+        nested: list('scaling-nested', d.nested),
+        gpus: num('scaling-gpus', 1),
+        workers: num('scaling-workers', 1),
+        iterations: d.iterations,
+        claims: num('scaling-claims', d.claims),
+        writes: d.writes,
+        heapMiB: heap > 0 ? heap : undefined,
+        readyTimeoutMs: num('scaling-ready-timeout', 600) * 1000,
+        stepTimeoutMs: num('scaling-step-timeout', 600) * 1000,
+      },
+      log,
+    );
+  };
+  if (flag('scaling')) {
+    await scalingTable();
+    return;
+  }
   const gate = (app: BenchApp) =>
     runDirectAnswerGate(app, {
       request: gqlRequest(1000),
@@ -274,6 +311,12 @@ async function main(): Promise<void> {
     ...(smoke ? { only: ['flat-5k-full', 'pci8-1k-limit1000'] } : {}),
     log: (l) => console.log(l),
   });
+
+  // TODO(lead): call runEmbeddedBoot(log) from './embedded-boot' here once bench/embedded-boot.ts
+  // exists (another helper is writing it).
+  if (!flag('no-scaling')) {
+    await scalingTable();
+  }
 }
 
 main().then(

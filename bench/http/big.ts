@@ -1,10 +1,12 @@
 // `--big`: 100,000 flat hosts end to end. Two `berth serve` processes (replicas) on one
 // PostgreSQL: time to ready, RSS, REST `limit=1000`, `schedule` throughput, and how long a
 // provider write through one replica takes to show in the next candidates answer of the other.
+// The same figures for several sizes, as a table: `npm run bench -- --scaling` (bench/scaling.ts).
 import { createDataSource } from '../../src/db/data-source';
+import { measureVisibility } from '../scaling/visibility';
 import { overCommitted, SCHEDULING_ENV, tagAggregates } from '../scheduling';
 import { seedDataset } from '../seed';
-import { type BenchClient, fmt, pct, tokenClient } from './client';
+import { fmt, tokenClient } from './client';
 import {
   GQL_CANDIDATES,
   gqlCounts,
@@ -81,7 +83,11 @@ export async function runBig(hosts: number, workers: number, iterations: number,
       },
       log,
     );
-    await visibility(ca, cb, db.url, log);
+    if (db.url) {
+      await measureVisibility(ca, cb, db.url, log);
+    } else {
+      log('  cross-replica visibility: n/a (embedded database, one replica)');
+    }
     log(`  rss after the run: A ${a.rssMiB().join('+')} MiB, B ${b.rssMiB().join('+')} MiB`);
     if (db.url) {
       const ds = createDataSource({ url: db.url, poolSize: 1 });
@@ -96,62 +102,4 @@ export async function runBig(hosts: number, workers: number, iterations: number,
     await b.stop();
     await db.drop();
   }
-}
-
-/**
- * 50 times: tag one more provider with CUSTOM_VISIBLE through replica A, then ask replica B for
- * candidates requiring that trait until the provider is in the answer. Prints p50/p95/max of the
- * delay from A's answer to B's first answer that shows it.
- */
-async function visibility(ca: BenchClient, cb: BenchClient, url: string | undefined, log: Log) {
-  if (!url) {
-    log('  cross-replica visibility: n/a (embedded database, one replica)');
-    return;
-  }
-  await ca.send('PUT', `${REST}/traits/CUSTOM_VISIBLE`, undefined, REST_HEADERS);
-  const ds = createDataSource({ url, poolSize: 1 });
-  await ds.initialize();
-  const rows: { uuid: string }[] = await ds.query(
-    'SELECT uuid FROM resource_providers WHERE parent_provider_id IS NULL ORDER BY id LIMIT 50',
-  );
-  await ds.destroy();
-  const delays: number[] = [];
-  for (const { uuid } of rows) {
-    const path = `${REST}/resource_providers/${uuid}/traits`;
-    const cur = JSON.parse((await ca.send('GET', path, undefined, REST_HEADERS)).body) as {
-      traits: string[];
-      resource_provider_generation: number;
-    };
-    const put = await ca.send(
-      'PUT',
-      path,
-      {
-        traits: [...cur.traits, 'CUSTOM_VISIBLE'],
-        resource_provider_generation: cur.resource_provider_generation,
-      },
-      REST_HEADERS,
-    );
-    if (put.status !== 200) {
-      throw new Error(`trait PUT ${put.status}: ${put.body}`);
-    }
-    const written = performance.now();
-    for (;;) {
-      const r = await cb.send(
-        'GET',
-        `${REST}/allocation_candidates?resources=VCPU:1&required=CUSTOM_VISIBLE`,
-        undefined,
-        REST_HEADERS,
-      );
-      if (r.body.includes(uuid)) {
-        delays.push(performance.now() - written);
-        break;
-      }
-      if (performance.now() - written > 10_000) {
-        throw new Error(`provider ${uuid} not visible on replica B after 10 s`);
-      }
-    }
-  }
-  log(
-    `  write on A visible to B's next candidates answer: p50 ${fmt(pct(delays, 50))} ms  p95 ${fmt(pct(delays, 95))}  max ${fmt(Math.max(...delays))}  (${delays.length} writes)`,
-  );
 }

@@ -1,45 +1,62 @@
 // Embedded PostgreSQL: PGlite (Postgres compiled to wasm) persisted in a directory and served on
 // 127.0.0.1 over the Postgres wire protocol, so the ordinary `pg` driver and the same SQL work.
-//
-// PGlite is ONE database session, however many sockets pglite-socket accepts. Its own queue
-// (0.2.17) interleaves the connections message by message and only keeps a connection's turn
-// inside an explicit transaction block: a Parse/Bind/Execute/Sync sequence of one connection can
-// have another's Parse land between its Parse and its Bind (the Bind then binds the other's
-// unnamed statement, or fails with "unnamed prepared statement does not exist"), and another's
-// BEGIN can land between its Execute and its Sync (its autocommit write then joins, and is
-// rolled back with, that transaction). This is reached as soon as messages of two connections
-// wait together, e.g. while a third one holds a transaction. So berth replaces that queue with
-// {@link SessionQueue}: one connection at a time owns the session, from its first message until
-// PostgreSQL is ready for the next query outside a transaction block.
+// PGlite is ONE database session, however many sockets pglite-socket accepts: its connections
+// take turns through src/db/embedded-session-queue.ts.
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { lockDataDir } from './data-dir-lock';
+import { unpackArchive } from './embedded-archive';
+import { installSessionQueue } from './embedded-session-queue';
 import { serveInThread, threadEntry } from './embedded-thread';
 
 /** A running embedded database. */
 export interface EmbeddedPg {
   /** postgres:// URL to hand to the pg driver. */
   readonly url: string;
+  /** How it started (set by {@link startEmbeddedPg}). */
+  readonly boot?: EmbeddedBoot;
   /** Stops the socket server and closes PGlite (flushes to disk). */
   stop(): Promise<void>;
 }
 
+/** Where an embedded database came from, and how long its thread took (milliseconds). */
+export interface EmbeddedBoot {
+  /**
+   * `existing`: the data directory held a database; `prebuilt`: unpacked from the prebuilt
+   * database; `initialised`: filled by the `initialise` hook (the template); `initdb`: PGlite made
+   * it; `memory`: a throwaway one.
+   */
+  readonly from: 'existing' | 'prebuilt' | 'initialised' | 'initdb' | 'memory';
+  /** Unpacking the prebuilt database (0 when not). */
+  readonly unpackMs: number;
+  /** PGlite's start (wasm, and initdb for a new database) and its socket server's. */
+  readonly openMs: number;
+}
+
+/** The timings a serving thread reports. */
+export type ServeTimings = Pick<EmbeddedBoot, 'unpackMs' | 'openMs'>;
+
 /**
  * Starts PGlite in `dataDir` (created if missing; `memory://` for a throwaway database) and
  * serves it on 127.0.0.1:`port` (0 = any free port), in a thread of its own where one can load
- * (src/db/embedded-thread.ts): PostgreSQL's start (about two seconds of wasm) then overlaps the
+ * (src/db/embedded-thread.ts): PostgreSQL's start (about half a second of wasm) then overlaps the
  * server's, and its queries run beside the server's event loop. The directory is locked while it
  * runs.
  * @param maxConnections must be >= the pg pool size (the server's default is 1).
+ * @param prebuilt called, under the lock, when the PostgreSQL data directory holds no database
+ *   yet: an archive (src/db/embedded-archive.ts) that the database's thread unpacks into it before
+ *   opening it (the server's: src/db/embedded-prebuilt.ts), or undefined. Synchronous, so that
+ *   the thread starts before this function first yields: the caller's module loading overlaps it.
  * @param initialise called, under the lock, with the PostgreSQL data directory when it holds no
- *   database yet, before PGlite opens it (the server fills it from a template:
- *   src/db/embedded-template.ts); PGlite creates a database in it when it is still empty.
+ *   database and `prebuilt` gave no archive, before PGlite opens it (the server fills it from a
+ *   template: src/db/embedded-template.ts); PGlite creates a database in it when it is still empty.
  */
 export async function startEmbeddedPg(
   dataDir: string,
   opts: {
     port?: number;
     maxConnections?: number;
+    prebuilt?: () => string | undefined;
     initialise?: (pgdata: string) => Promise<void>;
   } = {},
 ): Promise<EmbeddedPg> {
@@ -53,13 +70,24 @@ export async function startEmbeddedPg(
     dir = path.resolve(dataDir, 'pgdata');
   }
   try {
+    let from: EmbeddedBoot['from'] = persisted ? 'existing' : 'memory';
+    let unpack: string | undefined;
     if (persisted) {
-      if (opts.initialise && (!existsSync(dir) || readdirSync(dir).length === 0)) {
-        await opts.initialise(dir);
+      if (!existsSync(dir) || readdirSync(dir).length === 0) {
+        unpack = opts.prebuilt?.();
+        from = unpack ? 'prebuilt' : 'initdb';
+        if (!unpack && opts.initialise) {
+          await opts.initialise(dir);
+          from = existsSync(dir) && readdirSync(dir).length > 0 ? 'initialised' : 'initdb';
+        }
       }
       mkdirSync(dir, { recursive: true });
     }
-    const settings = { port: opts.port ?? 0, maxConnections: opts.maxConnections ?? 20 };
+    const settings: ServeOptions = {
+      port: opts.port ?? 0,
+      maxConnections: opts.maxConnections ?? 20,
+      ...(unpack ? { unpack } : {}),
+    };
     const entry = threadEntry();
     const served = entry
       ? await serveInThread(entry, dir, settings)
@@ -67,6 +95,7 @@ export async function startEmbeddedPg(
     let stopped: Promise<void> | undefined;
     return {
       url: served.url,
+      boot: { from, unpackMs: served.timings?.unpackMs ?? 0, openMs: served.timings?.openMs ?? 0 },
       stop() {
         stopped ??= served.stop().finally(unlock);
         return stopped;
@@ -87,13 +116,25 @@ export interface ServeOptions {
    * PGlite's initdb, when `dir` is `memory://` (the tests' throwaway databases).
    */
   readonly loadDataDir?: string;
+  /** An archive (src/db/embedded-archive.ts) to unpack into the empty `dir` before opening it. */
+  readonly unpack?: string;
+}
+
+/** What {@link servePglite} serves. */
+export interface ServedPglite extends EmbeddedPg {
+  readonly timings: ServeTimings;
 }
 
 /**
- * Opens PGlite on `dir` and serves it on 127.0.0.1 (in the calling thread: the embedded
- * database's thread, src/db/embedded-worker.ts, runs this).
+ * Opens PGlite on `dir` (unpacking `opts.unpack` into it first) and serves it on 127.0.0.1 (in
+ * the calling thread: the embedded database's thread, src/db/embedded-worker.ts, runs this).
  */
-export async function servePglite(dir: string, opts: ServeOptions): Promise<EmbeddedPg> {
+export async function servePglite(dir: string, opts: ServeOptions): Promise<ServedPglite> {
+  const started = performance.now();
+  if (opts.unpack) {
+    unpackArchive(opts.unpack, dir);
+  }
+  const unpacked = performance.now();
   const { PGlite } = await import('@electric-sql/pglite');
   const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
   const db = await PGlite.create(
@@ -111,6 +152,10 @@ export async function servePglite(dir: string, opts: ServeOptions): Promise<Embe
     await server.start();
     return {
       url: `postgres://postgres@${server.getServerConn()}/postgres`,
+      timings: {
+        unpackMs: Math.round(unpacked - started),
+        openMs: Math.round(performance.now() - unpacked),
+      },
       async stop() {
         await server.stop();
         await db.close();
@@ -120,214 +165,4 @@ export async function servePglite(dir: string, opts: ServeOptions): Promise<Embe
     await db.close().catch(() => undefined);
     throw err;
   }
-}
-
-/** What {@link SessionQueue} needs of PGlite. */
-interface SessionDb {
-  isInTransaction(): boolean;
-  runExclusive<T>(fn: () => Promise<T>): Promise<T>;
-  execProtocolRawStream(
-    message: Uint8Array,
-    opts: { onRawData: (data: Uint8Array) => void },
-  ): Promise<void>;
-}
-
-/** pglite-socket 0.2.17's query queue as its socket handlers call it (its `QueryQueueManager`). */
-export interface SocketQueryQueue {
-  enqueue(
-    handlerId: number,
-    message: Uint8Array,
-    onData: (data: Uint8Array) => void,
-  ): Promise<number>;
-  clearQueueForHandler(handlerId: number): void;
-  clearTransactionIfNeeded(handlerId: number): Promise<void>;
-  getQueueLength(): number;
-}
-
-interface Pending {
-  readonly handlerId: number;
-  /** undefined: abandon the session state a vanished owner left (see {@link SessionQueue}). */
-  readonly message: Uint8Array | undefined;
-  readonly onData: (data: Uint8Array) => void;
-  readonly resolve: (bytes: number) => void;
-  readonly reject: (err: Error) => void;
-}
-
-const SYNC = 0x53; // 'S'
-const QUERY = 0x51; // 'Q'
-const TERMINATE = 0x58; // 'X'
-
-/** A frontend message: type byte, int32 length (itself included), body. */
-function frontendMessage(type: string, body: Buffer): Uint8Array {
-  const head = Buffer.alloc(5);
-  head.write(type, 0, 'latin1');
-  head.writeInt32BE(body.length + 4, 1);
-  return new Uint8Array(Buffer.concat([head, body]));
-}
-
-// Bind of a statement that cannot exist: an error, which aborts the (implicit or explicit)
-// transaction a half-sent Parse/Bind/Execute left open; Sync then ends it; Query ROLLBACK ends an
-// explicit transaction block.
-const ABORT_BATCH = [
-  frontendMessage(
-    'B',
-    Buffer.from('\0berth embedded: abandoned by a closed connection\0\0\0\0\0\0\0'),
-  ),
-  frontendMessage('S', Buffer.alloc(0)),
-];
-const ROLLBACK = frontendMessage('Q', Buffer.from('ROLLBACK\0'));
-
-/**
- * Serialises the connections of one PGlite session: a connection that sends a message owns the
- * session until a message that ends with ReadyForQuery (Sync, simple Query, the startup packet,
- * Terminate) leaves PostgreSQL outside a transaction block; meanwhile the other connections'
- * messages wait, in arrival order. So each connection sees its own unnamed statement and portal,
- * and each transaction (implicit, of one Parse..Sync, or BEGIN..COMMIT) runs alone, as with
- * PostgreSQL's row locks and isolation on a real server.
- * Consequence (as before, for BEGIN..COMMIT): a client that holds a transaction on one connection
- * and waits for a query on another one waits forever.
- * When the owner's socket closes mid-turn, its half-sent batch and open transaction are rolled
- * back (a real server aborts them with the backend) before anyone else runs.
- */
-export class SessionQueue implements SocketQueryQueue {
-  private queue: Pending[] = [];
-  /** The connection whose turn it is (null: the session is idle, outside a transaction). */
-  private owner: number | null = null;
-  private running = false;
-
-  constructor(private readonly db: SessionDb) {}
-
-  enqueue(
-    handlerId: number,
-    message: Uint8Array,
-    onData: (data: Uint8Array) => void,
-  ): Promise<number> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ handlerId, message, onData, resolve, reject });
-      void this.pump();
-    });
-  }
-
-  getQueueLength(): number {
-    return this.queue.length;
-  }
-
-  /** The handler's socket is gone: its waiting messages are dropped. */
-  clearQueueForHandler(handlerId: number): void {
-    const gone = new Error('Handler disconnected');
-    this.queue = this.queue.filter((q) => {
-      if (q.handlerId === handlerId && q.message) {
-        q.reject(gone);
-        return false;
-      }
-      return true;
-    });
-  }
-
-  /** Called by pglite-socket once a handler's socket is gone: ends the turn it owned, if any. */
-  clearTransactionIfNeeded(handlerId: number): Promise<void> {
-    if (this.owner !== handlerId) {
-      return Promise.resolve();
-    }
-    return new Promise((resolve, reject) => {
-      this.queue.unshift({
-        handlerId,
-        message: undefined,
-        onData: () => {},
-        resolve: () => resolve(),
-        reject,
-      });
-      void this.pump();
-    });
-  }
-
-  private async pump(): Promise<void> {
-    if (this.running) {
-      return;
-    }
-    this.running = true;
-    try {
-      for (;;) {
-        const owner = this.owner;
-        const i =
-          owner === null
-            ? this.queue.length > 0
-              ? 0
-              : -1
-            : this.queue.findIndex((q) => q.handlerId === owner);
-        if (i < 0) {
-          // Idle, or the owner's next message has not arrived yet: nobody else may run.
-          return;
-        }
-        const [q] = this.queue.splice(i, 1);
-        this.owner = q.handlerId;
-        try {
-          if (q.message === undefined) {
-            await this.abandonTurn();
-            this.owner = null;
-            q.resolve(0);
-            continue;
-          }
-          let bytes = 0;
-          const message = q.message;
-          await this.db.runExclusive(() =>
-            this.db.execProtocolRawStream(message, {
-              onRawData: (data) => {
-                bytes += data.length;
-                q.onData(data);
-              },
-            }),
-          );
-          if (endsTurn(message) && !this.db.isInTransaction()) {
-            this.owner = null;
-          }
-          q.resolve(bytes);
-        } catch (err) {
-          // The handler fails and closes its socket; clearTransactionIfNeeded then ends the turn.
-          q.reject(err as Error);
-        }
-      }
-    } finally {
-      this.running = false;
-    }
-  }
-
-  private async abandonTurn(): Promise<void> {
-    const discard = { onRawData: () => {} };
-    await this.db.runExclusive(async () => {
-      for (const m of ABORT_BATCH) {
-        await this.db.execProtocolRawStream(m, discard);
-      }
-      if (this.db.isInTransaction()) {
-        await this.db.execProtocolRawStream(ROLLBACK, discard);
-      }
-    });
-  }
-}
-
-/** True for a message whose answer ends with ReadyForQuery (or that ends the connection). */
-function endsTurn(message: Uint8Array): boolean {
-  const type = message[0];
-  // 0: the startup packet (an int32 length, no type byte, below 16 MiB).
-  return type === SYNC || type === QUERY || type === TERMINATE || type === 0;
-}
-
-/**
- * Puts a {@link SessionQueue} in place of pglite-socket's own query queue (before `start()`: each
- * connection's handler takes the server's queue when it is accepted).
- * @throws when pglite-socket no longer has the queue this relies on (a version other than 0.2.17).
- */
-function installSessionQueue(server: object, db: SessionDb): void {
-  const s = server as { queryQueue?: Partial<SocketQueryQueue> };
-  const q = s.queryQueue;
-  if (
-    typeof q?.enqueue !== 'function' ||
-    typeof q.clearQueueForHandler !== 'function' ||
-    typeof q.clearTransactionIfNeeded !== 'function'
-  ) {
-    throw new Error(
-      'embedded PostgreSQL: @electric-sql/pglite-socket has no queryQueue to replace (berth needs 0.2.17, see src/db/embedded-pg.ts)',
-    );
-  }
-  s.queryQueue = new SessionQueue(db);
 }

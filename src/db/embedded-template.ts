@@ -1,8 +1,9 @@
-// Fresh embedded data directories from a template. A new PGlite directory costs an initdb (most
-// of the 15–45 s a first start took; berth's migrations take about one second) and opening an
-// existing one about two seconds. So the first fresh directory is migrated once into a template
-// in a cache directory, and every later fresh directory is a copy of it, then opened, migrated (a
-// no-op) and seeded as usual.
+// Fresh embedded data directories from a template, when the prebuilt database
+// (src/db/embedded-prebuilt.ts) does not fit this berth (another PGlite, a changed migration). A
+// new PGlite directory costs an initdb (five seconds on a 2-core machine; berth's migrations take
+// about one more) and opening an existing one about half a second. So the first fresh directory
+// is migrated once into a template in a cache directory, and every later fresh directory is a
+// copy of it, then opened, migrated (a no-op) and seeded as usual.
 //
 // A template is only ever used for the migrations it was made with: its folder is named by
 // {@link templateKey}, a hash of PGlite's version and of every migration's name and code, so a
@@ -23,9 +24,7 @@ import {
 import path from 'node:path';
 import type { MigrationInterface } from 'typeorm';
 import { migrations as berthMigrations } from '../../migrations/index';
-import { createDataSource } from './data-source';
 import { startEmbeddedPg } from './embedded-pg';
-import { migrateDatabase } from './migrate';
 
 /** A migration class as migrations/index.ts lists them. */
 export type MigrationClass = new () => MigrationInterface;
@@ -43,7 +42,7 @@ function pgliteDir(): string {
  * A migration method's code as every compiler of berth's (tsc, swc, ts-node) prints it: without
  * comments, whitespace and trailing commas, which they print differently.
  */
-function codeOf(fn: unknown): string {
+export function codeOf(fn: unknown): string {
   return String(fn)
     .replace(/\/\*[\s\S]*?\*\//g, '')
     .replace(/\/\/[^\n]*/g, '')
@@ -133,6 +132,10 @@ export async function ensureTemplate(
   mkdirSync(cacheDir, { recursive: true });
   const scratch = path.join(cacheDir, `${SCRATCH}${process.pid}-${randomUUID()}`);
   try {
+    // Required here: TypeORM is a quarter of a second to load, which a start from the prebuilt
+    // database (src/db/embedded-prebuilt.ts) or an existing one does not need before its server does.
+    const { createDataSource }: typeof import('./data-source') = require('./data-source');
+    const { migrateDatabase }: typeof import('./migrate') = require('./migrate');
     const pg = await startEmbeddedPg(scratch, { maxConnections: 2 });
     try {
       const ds = createDataSource({ url: pg.url, poolSize: 1, migrations: list });

@@ -4,10 +4,16 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { ServeOptions } from './embedded-pg';
+import type { ServeOptions, ServeTimings } from './embedded-pg';
 
-/** What the worker posts: the URL once serving, `stopped` after a stop, or why it failed. */
-export type ThreadMessage = { url: string } | { stopped: true } | { error: string };
+/**
+ * What the worker posts: the URL (and how long unpacking and opening took) once serving, `stopped`
+ * after a stop, or why it failed.
+ */
+export type ThreadMessage =
+  | { url: string; timings: ServeTimings }
+  | { stopped: true }
+  | { error: string };
 
 /** The settings the worker is started with (its workerData). */
 export interface ThreadSettings extends ServeOptions {
@@ -43,7 +49,7 @@ export function serveInThread(
   dir: string,
   opts: ServeOptions,
   execArgv?: readonly string[],
-): Promise<{ url: string; stop(): Promise<void> }> {
+): Promise<{ url: string; timings: ServeTimings; stop(): Promise<void> }> {
   // Evaluated, not a file name: a worker's file must be .js; from source the .ts loads through
   // the preloaded require hook.
   const settings: ThreadSettings = { dir, ...opts };
@@ -64,7 +70,7 @@ export function serveInThread(
         void worker.terminate();
         reject(new Error(m.error));
       } else if ('url' in m) {
-        resolve({ url: m.url, stop: () => stopThread(worker) });
+        resolve({ url: m.url, timings: m.timings, stop: () => stopThread(worker) });
       }
     });
   });

@@ -17,7 +17,7 @@ servePglite(dir, opts).then(
         (err) => post({ error: why(err) }),
       );
     });
-    post({ url: pg.url });
+    post({ url: pg.url, timings: pg.timings });
   },
   (err) => post({ error: why(err) }),
 );

@@ -1,8 +1,9 @@
-// `berth serve` on fresh embedded data directories: the first makes the migrated template in the
-// cache (BERTH_TEMPLATE_CACHE), the next one is a copy of it; both serve the seeded database. A
-// cache that cannot be used costs the start its speed, not the start. Each scenario's first start
-// runs PGlite's initdb (most of this file's CPU): the two run side by side, and the servers with
-// QUICK_V8.
+// `berth serve` on fresh embedded data directories when the prebuilt database is not used
+// (BERTH_EMBEDDED_PREBUILT=off, as when it does not fit: test/db/embedded-prebuilt.test.ts): the
+// first makes the migrated template in the cache (BERTH_TEMPLATE_CACHE), the next one is a copy of
+// it; both serve the seeded database. A cache that cannot be used costs the start its speed, not
+// the start. Each scenario's first start runs PGlite's initdb (most of this file's CPU): the two
+// run side by side, and the servers with QUICK_V8.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,7 +16,12 @@ async function serveOnce(
   const port = String(await freePort());
   const child = berth(
     ['serve'],
-    { BERTH_DATA_DIR: dataDir, BERTH_TEMPLATE_CACHE: cache, PORT: port },
+    {
+      BERTH_DATA_DIR: dataDir,
+      BERTH_TEMPLATE_CACHE: cache,
+      BERTH_EMBEDDED_PREBUILT: 'off',
+      PORT: port,
+    },
     QUICK_V8,
   );
   const io = collect(child);

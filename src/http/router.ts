@@ -25,6 +25,27 @@ import { ASSET_PREFIX, GRAPHIQL_PAGE_HEADERS, serveGraphiQLAsset } from './graph
 import type { Readiness } from './readiness';
 import { ROOT_REDIRECT, redirectsToConsole } from './root';
 
+/**
+ * A body already read, as @whatwg-node takes it from `req.body` instead of the (consumed) stream:
+ * it tests `Object.keys(body).length > 0` first, which for a string or a Buffer lists every
+ * character (~40 us and as many strings for a 500-byte operation), so the bytes are handed over
+ * as a one-key async iterable; yoga reads them as one chunk, decoded as UTF-8 as before.
+ */
+interface ReadBody extends AsyncIterable<Buffer> {
+  readonly bytes: Buffer;
+}
+
+function readBody(bytes: Buffer): ReadBody {
+  return {
+    bytes,
+    async *[Symbol.asyncIterator]() {
+      yield bytes;
+    },
+  };
+}
+
+const EMPTY_OBJECT = Buffer.from('{}');
+
 /** What the routes serve. */
 export interface RouterDeps {
   readonly config: Config;
@@ -95,11 +116,10 @@ export function createRequestHandler(
           return;
         }
         const body = await readBodyLimited(req, config.limits.maxBodyBytes);
-        // @whatwg-node uses an already-read, non-empty `req.body` instead of the (consumed)
-        // stream; a string is handed over as is (a Buffer would be walked key by key). An empty
-        // body becomes '{}' so yoga answers "Must provide query string." (400).
-        (req as IncomingMessage & { body?: string }).body =
-          body.length > 0 ? body.toString('utf8') : '{}';
+        // An empty body becomes '{}' so yoga answers "Must provide query string." (400).
+        (req as IncomingMessage & { body?: ReadBody }).body = readBody(
+          body.length > 0 ? body : EMPTY_OBJECT,
+        );
         graphql(req, res, { requestId, admission: admitted });
       })
       .catch((err: unknown) => {

@@ -10,8 +10,23 @@ export function nulError(): GraphQLError {
   });
 }
 
+/**
+ * Answers by document: yoga hands every request with the same text the same parsed document,
+ * and documents are never changed, so each is walked once.
+ */
+const walked = new WeakMap<DocumentNode, boolean>();
+
 /** True when a string literal of `doc` contains U+0000 (e.g. written as "\u0000"). */
 export function documentHasNul(doc: DocumentNode): boolean {
+  let found = walked.get(doc);
+  if (found === undefined) {
+    found = walk(doc);
+    walked.set(doc, found);
+  }
+  return found;
+}
+
+function walk(doc: DocumentNode): boolean {
   let found = false;
   visit(doc, {
     [Kind.STRING]: (node) => {

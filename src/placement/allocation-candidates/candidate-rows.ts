@@ -1,9 +1,16 @@
 // Reads the rows the in-memory capacity index is built from: all of them at start (one
 // consistent snapshot), or those of a few providers after a change notification.
 import type { DataSource, EntityManager } from 'typeorm';
-import type { InventoryColumns } from '../types';
 import { CapacityIndex } from './capacity-index';
-import type { IndexRows } from './index-rows';
+import type {
+  AggregateRow,
+  IndexBuildFailureRow,
+  IndexConsumerRow,
+  IndexInventoryRow,
+  IndexRows,
+  IndexTraitRow,
+  ProviderRow,
+} from './index-rows';
 
 // The consumers with allocations on each provider, and those with a move in progress (a
 // consumer_moves row: written and removed in the same transaction as the allocations it describes,
@@ -31,22 +38,18 @@ async function rowsIn(em: EntityManager, range: IdRange | undefined): Promise<In
   const params = all ? [] : [range.from, range.to];
   const rpWhere = all ? '' : 'WHERE id BETWEEN $1 AND $2';
   const byRp = (col: string) => (all ? '' : `WHERE ${col} BETWEEN $1 AND $2`);
-  const providers: {
-    id: number;
-    uuid: string;
-    name: string;
-    generation: number;
-    parent_provider_id: number | null;
-    root_provider_id: number;
-  }[] = await em.query(
-    `SELECT id, uuid, name, generation, parent_provider_id, root_provider_id FROM resource_providers ${rpWhere} ORDER BY id`,
+  // Columns are named as the row shapes name them: the driver's row objects are the rows.
+  const providers: ProviderRow[] = await em.query(
+    `SELECT id, uuid, name, generation, parent_provider_id AS "parentId", root_provider_id AS "rootId"
+     FROM resource_providers ${rpWhere} ORDER BY id`,
     params,
   );
   // Usage per (provider, class) joined to inventories; the allocations index on
   // (resource_provider_id, resource_class_id) serves the aggregate.
-  const inventories: (InventoryColumns & { name: string; used: number })[] = await em.query(
-    `SELECT i.resource_provider_id, rc.name, i.total, i.reserved, i.min_unit, i.max_unit, i.step_size,
-            i.allocation_ratio, COALESCE(u.used, 0) AS used
+  const inventories: IndexInventoryRow[] = await em.query(
+    `SELECT i.resource_provider_id AS "providerId", rc.name AS "resourceClass", i.total, i.reserved,
+            i.min_unit AS "minUnit", i.max_unit AS "maxUnit", i.step_size AS "stepSize",
+            i.allocation_ratio AS "allocationRatio", COALESCE(u.used, 0)::float8 AS used
      FROM inventories i
      JOIN resource_classes rc ON rc.id = i.resource_class_id
      LEFT JOIN (SELECT resource_provider_id, resource_class_id, sum(used) AS used FROM allocations
@@ -56,66 +59,30 @@ async function rowsIn(em: EntityManager, range: IdRange | undefined): Promise<In
      ORDER BY i.resource_provider_id, i.resource_class_id`,
     params,
   );
-  const traits: { resource_provider_id: number; name: string; id: number }[] = await em.query(
-    `SELECT rpt.resource_provider_id, t.name, t.id FROM resource_provider_traits rpt JOIN traits t ON t.id = rpt.trait_id
+  const traits: IndexTraitRow[] = await em.query(
+    `SELECT rpt.resource_provider_id AS "providerId", t.name AS trait, t.id AS "traitId"
+     FROM resource_provider_traits rpt JOIN traits t ON t.id = rpt.trait_id
      ${byRp('rpt.resource_provider_id')}`,
     params,
   );
-  const aggregates: { resource_provider_id: number; uuid: string }[] = await em.query(
-    `SELECT rpa.resource_provider_id, a.uuid FROM resource_provider_aggregates rpa
-     JOIN placement_aggregates a ON a.id = rpa.aggregate_id
+  const aggregates: AggregateRow[] = await em.query(
+    `SELECT rpa.resource_provider_id AS "providerId", a.uuid AS "aggregateUuid"
+     FROM resource_provider_aggregates rpa JOIN placement_aggregates a ON a.id = rpa.aggregate_id
      ${byRp('rpa.resource_provider_id')}`,
     params,
   );
-  const consumers: { resource_provider_id: number; c: number[]; m: number[]; s: number[] }[] =
-    await em.query(
-      `${CONSUMERS_SQL} ${byRp('a.resource_provider_id')} GROUP BY a.resource_provider_id`,
-      params,
-    );
-  const failures: { resource_provider_id: number; failed_builds: number }[] = await em.query(
-    `SELECT resource_provider_id, failed_builds FROM build_failures ${byRp('resource_provider_id')}`,
+  const consumers: IndexConsumerRow[] = await em.query(
+    `SELECT x.resource_provider_id AS "providerId", x.c AS "consumerIds", x.m AS "movingIds",
+            x.s AS "movingFromIds"
+     FROM (${CONSUMERS_SQL} ${byRp('a.resource_provider_id')} GROUP BY a.resource_provider_id) x`,
     params,
   );
-  return {
-    providers: providers.map((p) => ({
-      id: p.id,
-      uuid: p.uuid,
-      name: p.name,
-      generation: p.generation,
-      parentId: p.parent_provider_id,
-      rootId: p.root_provider_id,
-    })),
-    inventories: inventories.map((i) => ({
-      providerId: i.resource_provider_id,
-      resourceClass: i.name,
-      total: i.total,
-      reserved: i.reserved,
-      minUnit: i.min_unit,
-      maxUnit: i.max_unit,
-      stepSize: i.step_size,
-      allocationRatio: i.allocation_ratio,
-      used: i.used,
-    })),
-    traits: traits.map((t) => ({
-      providerId: t.resource_provider_id,
-      trait: t.name,
-      traitId: t.id,
-    })),
-    aggregates: aggregates.map((a) => ({
-      providerId: a.resource_provider_id,
-      aggregateUuid: a.uuid,
-    })),
-    consumers: consumers.map((r) => ({
-      providerId: r.resource_provider_id,
-      consumerIds: r.c,
-      movingIds: r.m,
-      movingFromIds: r.s,
-    })),
-    buildFailures: failures.map((r) => ({
-      providerId: r.resource_provider_id,
-      failedBuilds: r.failed_builds,
-    })),
-  };
+  const buildFailures: IndexBuildFailureRow[] = await em.query(
+    `SELECT resource_provider_id AS "providerId", failed_builds AS "failedBuilds"
+     FROM build_failures ${byRp('resource_provider_id')}`,
+    params,
+  );
+  return { providers, inventories, traits, aggregates, consumers, buildFailures };
 }
 
 /** How many providers the full load reads and indexes at a time. */
@@ -157,6 +124,8 @@ export function loadCapacityIndex(ds: DataSource, chunk = LOAD_CHUNK): Promise<C
     for (const { id, parentId } of later) {
       index.reparentProvider(id, parentId);
     }
+    // Chunk by chunk the columns grew with room to spare; size them to what was loaded.
+    index.inventories.compact();
     return index;
   });
 }

@@ -25,6 +25,9 @@ export type InventoryInput = Omit<IndexInventoryRow, 'providerId'>;
 const NO_INTS = new Int32Array(0);
 
 function sortedIds(table: InternTable, names: readonly string[]): Int32Array {
+  if (names.length === 1) {
+    return Int32Array.of(table.intern(names[0]!));
+  }
   const ids = new Set<number>();
   for (const n of names) {
     ids.add(table.intern(n));
@@ -213,13 +216,10 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
   /** Replaces all inventories of a provider (usage included). */
   replaceInventories(providerId: number, rows: readonly InventoryInput[]): void {
     const slot = this.slotOrThrow(providerId);
-    const compacted = this.inventories.replace(
-      slot,
-      rows.map((r) => {
-        this.knownClasses?.add(r.resourceClass);
-        return { classId: this.classes.intern(r.resourceClass), values: r };
-      }),
-    );
+    const compacted = this.inventories.replace(slot, rows, (r) => {
+      this.knownClasses?.add(r.resourceClass);
+      return this.classes.intern(r.resourceClass);
+    });
     this.touchSlot(slot);
     this.version++;
     this.shape++;

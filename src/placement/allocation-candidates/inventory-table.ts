@@ -115,11 +115,16 @@ export class InventoryTable {
   }
 
   /**
-   * Replaces the inventories of provider slot `p` (in place when their number is unchanged).
+   * Replaces the inventories of provider slot `p` (in place when their number is unchanged);
+   * `classOf` gives a row's interned resource class.
    * @returns true when this moved every provider's inventories: released slots outnumbered those
    *   in use, and the table was compacted (inventory slots held elsewhere are then stale).
    */
-  replace(p: number, rows: readonly { classId: number; values: InventoryValues }[]): boolean {
+  replace<R extends InventoryValues>(
+    p: number,
+    rows: readonly R[],
+    classOf: (row: R) => number,
+  ): boolean {
     if (this.start.length <= p) {
       this.start = growInt32(this.start, p + 1);
       this.end = growInt32(this.end, p + 1);
@@ -132,9 +137,9 @@ export class InventoryTable {
       }
       from = rows.length > 0 ? this.append(rows.length) : 0;
     }
-    rows.forEach((r, i) => {
-      this.put(from + i, p, r.classId, r.values);
-    });
+    for (let i = 0; i < rows.length; i++) {
+      this.put(from + i, p, classOf(rows[i]!), rows[i]!);
+    }
     this.start[p] = from;
     this.end[p] = from + rows.length;
     if (this.holes > 4096 && this.holes * 2 > this.size) {
@@ -165,28 +170,35 @@ export class InventoryTable {
     return -1;
   }
 
-  /** Moves every provider's inventories into new columns without the released slots. */
-  private compact(): void {
-    const fresh = new InventoryTable();
-    fresh.reserve(this.size - this.holes);
-    for (let p = 0; p < this.start.length; p++) {
-      const n = this.end[p]! - this.start[p]!;
-      const to = fresh.append(n);
-      fresh.copyFrom(this, this.start[p]!, to, n);
-      this.start[p] = to;
-      this.end[p] = to + n;
+  /**
+   * Moves every provider's inventories into new columns sized exactly, without released slots
+   * (inventory slots held elsewhere are then stale).
+   */
+  compact(): void {
+    let from: InventoryTable = this;
+    if (this.holes > 0) {
+      from = new InventoryTable();
+      from.reserve(this.size - this.holes);
+      for (let p = 0; p < this.start.length; p++) {
+        const n = this.end[p]! - this.start[p]!;
+        const to = from.append(n);
+        from.copyFrom(this, this.start[p]!, to, n);
+        this.start[p] = to;
+        this.end[p] = to + n;
+      }
     }
-    this.provider = fresh.provider;
-    this.resourceClass = fresh.resourceClass;
-    this.total = fresh.total;
-    this.reserved = fresh.reserved;
-    this.minUnit = fresh.minUnit;
-    this.maxUnit = fresh.maxUnit;
-    this.stepSize = fresh.stepSize;
-    this.ratio = fresh.ratio;
-    this.used = fresh.used;
-    this.capacity = fresh.capacity;
-    this.size = fresh.size;
+    const n = from.size;
+    this.provider = from.provider.slice(0, n);
+    this.resourceClass = from.resourceClass.slice(0, n);
+    this.total = from.total.slice(0, n);
+    this.reserved = from.reserved.slice(0, n);
+    this.minUnit = from.minUnit.slice(0, n);
+    this.maxUnit = from.maxUnit.slice(0, n);
+    this.stepSize = from.stepSize.slice(0, n);
+    this.ratio = from.ratio.slice(0, n);
+    this.used = from.used.slice(0, n);
+    this.capacity = from.capacity.slice(0, n);
+    this.size = n;
     this.holes = 0;
   }
 

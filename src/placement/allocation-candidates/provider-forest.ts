@@ -1,5 +1,7 @@
 // The provider forest of the capacity index: slots, parent/root links, tree membership and a
 // stable root order (upstream: resource_providers.parent_provider_id / root_provider_id).
+
+import { IdSlots } from './id-slots';
 import type { ProviderRow } from './index-rows';
 import { growInt32 } from './inventory-table';
 
@@ -40,7 +42,7 @@ export class ProviderForest {
   /** Per slot: a value that changes whenever the provider's summary would (see {@link touchSlot}). */
   stamp = new Int32Array(0);
   private stampClock = 0;
-  private readonly slotById = new Map<number, number>();
+  private readonly slotById = new IdSlots();
   private readonly slotByUuid = new Map<string, number>();
   private readonly freeSlots: number[] = [];
   private slotCount = 0;
@@ -50,7 +52,7 @@ export class ProviderForest {
 
   /** Slot of a provider id, or -1. */
   slotOfId(id: number): number {
-    return this.slotById.get(id) ?? -1;
+    return this.slotById.get(id);
   }
 
   /** Slot of a provider uuid, or -1. */
@@ -88,9 +90,7 @@ export class ProviderForest {
   /** Alive slots ordered by provider id (cached until the forest changes). */
   orderedSlots(): Int32Array {
     if (!this.order) {
-      this.order = Int32Array.from(this.slotById.values()).sort(
-        (a, b) => this.providerId[a]! - this.providerId[b]!,
-      );
+      this.order = this.slotById.slotsInIdOrder();
     }
     return this.order;
   }

@@ -4,11 +4,9 @@
 // subtree moved under a parent created after it (a parent with a higher id than its child).
 import { randomUUID } from 'node:crypto';
 import { createServices, type Services } from '../../src/app/services';
-import {
-  loadCapacityIndex,
-  loadProviderRows,
-} from '../../src/placement/allocation-candidates/candidate-rows';
+import { loadProviderRows } from '../../src/placement/allocation-candidates/candidate-rows';
 import { CapacityIndex } from '../../src/placement/allocation-candidates/capacity-index';
+import { loadCapacityIndex } from '../../src/placement/allocation-candidates/index-load';
 import { ChangeBus } from '../../src/placement/change-bus';
 import { createTestDb, type TestDb } from '../support/db';
 import { buildResourceProvider, claim } from '../support/factories';

@@ -1,7 +1,6 @@
 // Reads the rows the in-memory capacity index is built from: all of them at start (one
 // consistent snapshot), or those of a few providers after a change notification.
 import type { DataSource, EntityManager } from 'typeorm';
-import { CapacityIndex } from './capacity-index';
 import type {
   AggregateRow,
   IndexBuildFailureRow,
@@ -27,13 +26,13 @@ const CONSUMERS_SQL = `SELECT a.resource_provider_id,
        LEFT JOIN resource_providers mp ON m.consumer_id IS NOT NULL AND mp.id = a.resource_provider_id`;
 
 /** Provider ids a chunk of the full load covers (both ends included). */
-interface IdRange {
+export interface IdRange {
   readonly from: number;
   readonly to: number;
 }
 
 /** The rows of the providers whose ids are in `range`, everything when undefined. */
-async function rowsIn(em: EntityManager, range: IdRange | undefined): Promise<IndexRows> {
+export async function rowsIn(em: EntityManager, range: IdRange | undefined): Promise<IndexRows> {
   const all = range === undefined;
   const params = all ? [] : [range.from, range.to];
   const rpWhere = all ? '' : 'WHERE id BETWEEN $1 AND $2';
@@ -83,51 +82,6 @@ async function rowsIn(em: EntityManager, range: IdRange | undefined): Promise<In
     params,
   );
   return { providers, inventories, traits, aggregates, consumers, buildFailures };
-}
-
-/** How many providers the full load reads and indexes at a time. */
-const LOAD_CHUNK = 20_000;
-
-/**
- * The whole capacity index from one REPEATABLE READ snapshot, read and indexed a range of
- * provider ids at a time: the rows of one range are garbage before the next is read, so loading
- * a million providers never holds a million rows' objects. A provider whose parent has a higher id
- * (re-parented after creation) is indexed as a root first and moved under its parent at the end.
- */
-export function loadCapacityIndex(ds: DataSource, chunk = LOAD_CHUNK): Promise<CapacityIndex> {
-  return ds.transaction('REPEATABLE READ', async (em) => {
-    const index = CapacityIndex.withCatalogs(await loadCatalogs(em));
-    const later: { id: number; parentId: number }[] = [];
-    let after = -1;
-    for (;;) {
-      const last: { id: number } | undefined = (
-        await em.query(
-          'SELECT id FROM resource_providers WHERE id > $1 ORDER BY id OFFSET $2 LIMIT 1',
-          [after, chunk - 1],
-        )
-      )[0];
-      const rows = await rowsIn(em, { from: after + 1, to: last?.id ?? 2147483647 });
-      const chunkIds = new Set(rows.providers.map((p) => p.id));
-      const providers = rows.providers.map((p) => {
-        if (p.parentId === null || chunkIds.has(p.parentId) || index.slotOfId(p.parentId) >= 0) {
-          return p;
-        }
-        later.push({ id: p.id, parentId: p.parentId });
-        return { ...p, parentId: null };
-      });
-      index.addRows({ ...rows, providers });
-      if (!last) {
-        break;
-      }
-      after = last.id;
-    }
-    for (const { id, parentId } of later) {
-      index.reparentProvider(id, parentId);
-    }
-    // Chunk by chunk the columns grew with room to spare; size them to what was loaded.
-    index.inventories.compact();
-    return index;
-  });
 }
 
 /**

@@ -4,7 +4,7 @@
 // claims are always re-validated in PostgreSQL, so staleness can cost a retry, never correctness.
 import type { DataSource } from 'typeorm';
 import type { Change, ChangeBus } from '../change-bus';
-import { loadCapacityIndex, loadCatalogs, loadProviderRows } from './candidate-rows';
+import { loadCatalogs, loadProviderRows } from './candidate-rows';
 import { type CandidateStage, candidateHostCount, explainCandidateStage } from './candidate-stage';
 import type { CapacityIndex } from './capacity-index';
 import {
@@ -13,6 +13,7 @@ import {
   type FindOptions,
   findAllocationCandidates,
 } from './find-allocation-candidates';
+import { loadCapacityIndex } from './index-load';
 import type { CandidateRequest } from './request';
 import type { AllocationCandidates } from './results';
 

@@ -10,7 +10,7 @@
 // long-lived memory the collector walks and copies, which answers asked for once would pay for
 // and never use.
 //
-// A kept answer is frozen (the object and its two lists): it is shared by every caller, and
+// A kept answer is frozen (the answer object): it is shared by every caller, and
 // writers keep its bytes beside it (src/rest/candidate-json.ts, src/graphql/direct-answer.ts)
 // only while it is frozen. Callers must not change it.
 import type { CandidateService } from '../placement/allocation-candidates/candidate-service';
@@ -89,10 +89,9 @@ export class CandidateAnswers {
       }
       return found;
     }
-    const answer = Object.freeze({
-      allocationRequests: Object.freeze(found.allocationRequests),
-      providerSummaries: Object.freeze(found.providerSummaries),
-    });
+    // Only the answer object is frozen: frozen lists would give the writers' loops a second
+    // kind of array to handle.
+    const answer = Object.freeze({ ...found });
     const size = answer.allocationRequests.length;
     if (size > this.bounds.requests) {
       return answer;

@@ -13,6 +13,8 @@
 //   [--no-instrument] (no histograms or spans anywhere; also skips the overhead scenario)
 //   instrumentation overhead scenario (bench/instrumentation.ts): [--overhead-hosts 2000]
 //   [--overhead-calls 3000] [--no-overhead] [--only-instrumentation] [--overhead-aa (bare vs bare)]
+//   embedded boot times, before the scaling table (bench/embedded-boot.ts; one round with --smoke):
+//   [--no-embedded-boot]
 //   scaling table, last in the run (bench/scaling.ts): [--scaling (only it)] [--no-scaling]
 //   [--scaling-sizes 1000,10000,100000 (flat; add 1000000 for the million row)]
 //   [--scaling-nested 100000] [--scaling-gpus 1] [--scaling-workers 1] [--scaling-claims 2000]
@@ -23,6 +25,7 @@ import { randomUUID } from 'node:crypto';
 import { appRunner, type BenchApp } from './bench-app';
 import { runCandidateStageEngineBench, timeExplainPlacement } from './candidate-stage';
 import { runDirectAnswerGate } from './direct-answer';
+import { runEmbeddedBoot } from './embedded-boot';
 import { runEngineBench } from './engine';
 import { gql, timeQuery, timeRollups } from './graphql-timing';
 import { gqlRequest } from './http/scenarios';
@@ -312,8 +315,9 @@ async function main(): Promise<void> {
     log: (l) => console.log(l),
   });
 
-  // TODO(lead): call runEmbeddedBoot(log) from './embedded-boot' here once bench/embedded-boot.ts
-  // exists (another helper is writing it).
+  if (!flag('no-embedded-boot')) {
+    await runEmbeddedBoot(log, smoke ? 1 : 3);
+  }
   if (!flag('no-scaling')) {
     await scalingTable();
   }

@@ -85,7 +85,7 @@ export async function runScaling(o: ScalingOptions, log: Log): Promise<ScalingRo
     '  RSS/worker: after ready / after schedule + visibility / after the full answers (largest worker of both replicas); ready: spawn to first answer; 1000 = limit=1000 p50;',
   );
   log(
-    `  full: server CPU µs per KB of a full (unlimited) answer, its size and wall p50 (BERTH_WATCHDOG_MS=${WATCHDOG_MS}); schedule: claims/s, 32 callers, limit 50; visible: write on A to B's next answer`,
+    `  full: server CPU µs per KB of a full (unlimited) answer, its size and wall p50 (BERTH_WATCHDOG_MS=${WATCHDOG_MS}); schedule: claims/s, 32 callers, limit 50; visible: write on A to B's next answer (B's answer alone)`,
   );
   for (const line of scalingTable(rows)) {
     log(line);

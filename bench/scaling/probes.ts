@@ -69,6 +69,8 @@ export interface Crash {
   /** Out of memory (the V8 heap limit), else an uncaught exception or another fatal error. */
   readonly oom: boolean;
   readonly text: string;
+  /** The report's file name. */
+  readonly file: string;
 }
 
 /**
@@ -91,11 +93,12 @@ export function crashReports(dir: string): Crash[] {
         const event = r.header?.event ?? 'fatal error';
         const message = r.javascriptStack?.message;
         return {
+          file: f,
           oom: /out of memory/i.test(event),
           text: `pid ${r.header?.processId}: ${event}${message && message !== event ? `: ${message}` : ''}`,
         };
       } catch {
-        return { oom: false, text: `${f}: fatal error (report unreadable)` };
+        return { file: f, oom: false, text: `${f}: fatal error (report unreadable)` };
       }
     });
 }

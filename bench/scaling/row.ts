@@ -32,7 +32,7 @@ import {
   withTimeout,
   workerRss,
 } from './probes';
-import { measureVisibility } from './visibility';
+import { measureVisibility, type Visibility } from './visibility';
 
 /** The data set of a row. */
 export interface RowSpec {
@@ -90,7 +90,7 @@ export interface ScalingRow {
   fullGql?: FullAnswer;
   claimsPerS?: number;
   overCapacity?: number;
-  visibility?: { p50: number; p95: number };
+  visibility?: Visibility;
   /** Steps that failed: 'OOM', 'timeout', 'exited', 'error', 'n/a'. */
   readonly failed: Partial<Record<Step, string>>;
   /** One line per failure, with its reason. */
@@ -135,8 +135,12 @@ export async function measureRow(spec: RowSpec, o: RowOptions): Promise<ScalingR
   const servers: ServeProcess[] = [];
   let db: BenchDatabase | undefined;
   let ended = false;
+  const reported = new Set<string>();
   const fail = (step: Step, err: unknown) => {
-    const crashes = crashReports(reports);
+    const crashes = crashReports(reports).filter((c) => !reported.has(c.file));
+    for (const c of crashes) {
+      reported.add(c.file);
+    }
     const dead = servers.some((s) => !alive(s.pid));
     const kind = crashes.some((c) => c.oom)
       ? 'OOM'

@@ -77,6 +77,8 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
   readonly aggMembers = new Map<number, Set<number>>();
   /** Per provider slot: 1 when it has the sharing trait. */
   sharing = new Int32Array(0);
+  /** The slots with the sharing trait (few: shared storage pools, network segments). */
+  private readonly sharingSet = new Set<number>();
   readonly sharingTraitId: number;
   /** Sharing anchors cache. */
   readonly anchors = new SharingAnchors(this);
@@ -263,7 +265,16 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
     this.traitSets.release(this.traits[slot]);
     this.traits[slot] = this.traitSets.acquire(ids);
     this.sharing = growInt32(this.sharing, slot + 1);
-    this.sharing[slot] = ids.includes(this.sharingTraitId) ? 1 : 0;
+    const sharing = ids.includes(this.sharingTraitId) ? 1 : 0;
+    if (this.sharing[slot] !== sharing) {
+      this.sharing[slot] = sharing;
+      if (sharing) {
+        this.sharingSet.add(slot);
+      } else {
+        this.sharingSet.delete(slot);
+      }
+      this.anchors.invalidate();
+    }
     this.touchSlot(slot);
     this.touch();
   }
@@ -284,8 +295,12 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
       this.aggMembers.get(agg)?.delete(slot);
     }
     const ids = sortedIds(this.aggregateTable, aggregateUuids);
-    this.aggregateSets.release(this.aggregates[slot]);
+    const before = this.aggregates[slot];
+    this.aggregateSets.release(before);
     this.aggregates[slot] = this.aggregateSets.acquire(ids);
+    if (this.aggregates[slot] !== before) {
+      this.anchors.invalidate();
+    }
     for (const agg of ids) {
       const set = this.aggMembers.get(agg);
       if (set) {
@@ -365,13 +380,11 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
 
   /** Alive sharing providers, ordered by provider id. */
   sharingSlots(): readonly number[] {
-    const out: number[] = [];
-    for (const slot of this.orderedSlots()) {
-      if (this.sharing[slot] === 1) {
-        out.push(slot);
-      }
-    }
-    return out;
+    return [...this.sharingSet].sort((a, b) => this.providerId[a]! - this.providerId[b]!);
+  }
+
+  protected override onForestChanged(): void {
+    this.anchors?.invalidate();
   }
 
   protected override onSlotCreated(slot: number): void {
@@ -385,9 +398,12 @@ export class CapacityIndex extends ProviderForest implements AnchorSource {
     this.sharing[slot] = 0;
   }
 
+  /**
+   * Something but usage changed. The sharing anchors are dropped only where they can change:
+   * a sharing flag, an aggregate set, or the forest (onForestChanged).
+   */
   private touch(): void {
     this.version++;
     this.shape++;
-    this.anchors.invalidate();
   }
 }

@@ -244,5 +244,9 @@ export class ProviderForest {
   private invalidateOrder(): void {
     this.order = null;
     this.roots = null;
+    this.onForestChanged();
   }
+
+  /** Hook for subclasses: a slot was created or deleted, or a subtree moved (roots changed). */
+  protected onForestChanged(): void {}
 }

@@ -10,7 +10,7 @@ import type {
   IndexTraitRow,
   ProviderRow,
 } from './index-rows';
-import { IntSetPool } from './int-set-pool';
+import { IntSetPool, sortedIds } from './int-set-pool';
 import { InternTable } from './intern-table';
 import { growInt32, InventoryTable } from './inventory-table';
 import { ProviderForest } from './provider-forest';
@@ -23,17 +23,6 @@ export const SHARING_TRAIT = 'MISC_SHARES_VIA_AGGREGATE';
 export type InventoryInput = Omit<IndexInventoryRow, 'providerId'>;
 
 const NO_INTS = new Int32Array(0);
-
-function sortedIds(table: InternTable, names: readonly string[]): Int32Array {
-  if (names.length === 1) {
-    return Int32Array.of(table.intern(names[0]!));
-  }
-  const ids = new Set<number>();
-  for (const n of names) {
-    ids.add(table.intern(n));
-  }
-  return Int32Array.from(ids).sort();
-}
 
 function groupBy<T extends { readonly providerId: number }>(rows: readonly T[]): Map<number, T[]> {
   const out = new Map<number, T[]>();

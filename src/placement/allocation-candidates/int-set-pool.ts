@@ -3,7 +3,21 @@
 // every provider slot holding it points at the same array (a small typed array costs ~200 bytes
 // of heap on its own; 100,000 hosts held 200,000 of them).
 
+import type { InternTable } from './intern-table';
+
 const NO_INTS = new Int32Array(0);
+
+/** The interned ids of `names`, sorted, without duplicates. */
+export function sortedIds(table: InternTable, names: readonly string[]): Int32Array {
+  if (names.length === 1) {
+    return Int32Array.of(table.intern(names[0]!));
+  }
+  const ids = new Set<number>();
+  for (const n of names) {
+    ids.add(table.intern(n));
+  }
+  return Int32Array.from(ids).sort();
+}
 
 function keyOf(ids: Int32Array): string {
   return ids.join(',');

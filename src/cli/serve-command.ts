@@ -22,6 +22,7 @@ import {
 import type { RunningServer } from '../server/server';
 import { advertiseEmbedded } from './database';
 import { configOrExit, describeStartupError, exitWithStartupError } from './errors';
+import { servingHeld } from './serve-early';
 
 /** The start banner (and the auth warning): once per `berth serve`, whatever the worker count. */
 function announce(cfg: Config, log: Logger, url: string, plan: WorkerPlan): void {
@@ -71,6 +72,10 @@ async function serveHere(
     installProcessGuards,
   }: typeof import('../server/process-guards') = require('../server/process-guards');
   const { startWatchdog }: typeof import('../lib/watchdog') = require('../lib/watchdog');
+  if (!worker) {
+    // npm start's console build, which ran beside the loading above (src/cli/serve-early.ts).
+    await servingHeld();
+  }
   let running: RunningServer;
   try {
     running = await startServer(cfg, log, { migrate: !worker, worker });

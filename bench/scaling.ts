@@ -91,7 +91,9 @@ export async function runScaling(o: ScalingOptions, log: Log): Promise<ScalingRo
     log(line);
   }
   if (!o.sizes.includes(1_000_000)) {
-    log('  (the 1,000,000-host row: npm run bench -- --scaling --scaling-sizes 1000000)');
+    log(
+      "  (the 1,000,000-host row: npm run bench -- --scaling --scaling-sizes 1000000 --scaling-nested '')",
+    );
   }
   return rows;
 }

@@ -16,6 +16,7 @@ import {
   scheduleLoop,
 } from '../http/scenarios';
 import { type BenchDatabase, prepareDatabase, type ServeProcess, startServe } from '../http/server';
+import { formatIndexMemory, type IndexMemory, measureIndexMemory } from '../index-memory';
 import { overCommitted, SCHEDULING_ENV, tagAggregates } from '../scheduling';
 import { seedDataset } from '../seed';
 import {
@@ -65,6 +66,7 @@ export interface RowOptions {
 /** The measured columns. */
 export type Step =
   | 'seed'
+  | 'index'
   | 'ready'
   | 'rest'
   | 'graphql'
@@ -78,6 +80,8 @@ export interface ScalingRow {
   readonly spec: RowSpec;
   providers?: number;
   seedS?: number;
+  /** The capacity index alone, loaded in a fresh process (bench/index-memory.ts). */
+  index?: IndexMemory;
   heapMiB: number;
   readyS?: number;
   rssReady?: number;
@@ -207,6 +211,13 @@ export async function measureRow(spec: RowSpec, o: RowOptions): Promise<ScalingR
       `  seeded ${row.providers} providers in ${row.seedS?.toFixed(1)} s (database ready, analysed, in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
     );
     const database = db;
+    if (database.url) {
+      const url = database.url;
+      await step('index', async () => {
+        row.index = await measureIndexMemory(url);
+        o.log(`  ${formatIndexMemory(row.index)}`);
+      });
+    }
     const env = {
       ...SCHEDULING_ENV,
       // Full answers: 100,000 flat hosts are 100,000 candidates (default bound 10,000) and a

@@ -16,6 +16,7 @@ const HEADER = [
   'data set',
   'providers',
   'seed s',
+  'index MiB (B/provider)',
   'heap MiB',
   'ready s',
   'RSS/worker MiB',
@@ -41,6 +42,7 @@ export function scalingTable(rows: readonly ScalingRow[]): string[] {
       label,
       r.providers === undefined ? '-' : n0(r.providers),
       cell(r, 'seed', r.seedS === undefined ? undefined : n1(r.seedS)),
+      cell(r, 'index', r.index && `${n0(r.index.heapMiB)} (${n0(r.index.bytesPerProvider)})`),
       String(r.heapMiB),
       cell(r, 'ready', r.readyS === undefined ? undefined : n1(r.readyS)),
       cell(r, 'ready', rss),
@@ -62,7 +64,7 @@ export function scalingTable(rows: readonly ScalingRow[]): string[] {
       ),
     ];
   });
-  const lines = alignedRows([HEADER, ...body], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+  const lines = alignedRows([HEADER, ...body], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
   const rule = '-'.repeat(Math.max(...lines.map((l) => l.length)));
   const notes = rows.flatMap((r) => {
     const label = `${n0(r.spec.hosts)} ${r.spec.shape}`;

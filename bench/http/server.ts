@@ -108,7 +108,8 @@ export interface ServeProcess {
   stop(): Promise<void>;
 }
 
-function childrenOf(pid: number): number[] {
+/** The direct children of process `pid` (from /proc). */
+export function childPids(pid: number | 'self'): number[] {
   const out: number[] = [];
   try {
     for (const task of readdirSync(`/proc/${pid}/task`)) {
@@ -204,7 +205,7 @@ export async function startServe(
   }
   const readyMs = performance.now() - started;
   const pid = child.pid!;
-  const all = () => [pid, ...childrenOf(pid)];
+  const all = () => [pid, ...childPids(pid)];
   return {
     url: `http://127.0.0.1:${port}`,
     pid,

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { request } from 'undici';
 import { pct } from '../http/client';
-import type { ServeProcess } from '../http/server';
+import { childPids, type ServeProcess } from '../http/server';
 
 /** A step that ran out of time. */
 export class StepTimeout extends Error {}
@@ -17,22 +17,6 @@ export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise
     timer = setTimeout(() => reject(new StepTimeout(`${what}: timeout after ${ms / 1000} s`)), ms);
   });
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
-}
-
-/** The direct children of process `pid` (from /proc). */
-export function childPids(pid: number | 'self'): number[] {
-  const out: number[] = [];
-  try {
-    for (const task of readdirSync(`/proc/${pid}/task`)) {
-      const kids = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
-      for (const k of kids ? kids.split(/\s+/) : []) {
-        out.push(Number(k));
-      }
-    }
-  } catch {
-    // gone
-  }
-  return out;
 }
 
 /** SIGKILL `pid` and its children (a `berth serve` primary and its workers). */

@@ -15,14 +15,19 @@ import {
   REST_HEADERS,
   scheduleLoop,
 } from '../http/scenarios';
-import { type BenchDatabase, prepareDatabase, type ServeProcess, startServe } from '../http/server';
+import {
+  type BenchDatabase,
+  childPids,
+  prepareDatabase,
+  type ServeProcess,
+  startServe,
+} from '../http/server';
 import { formatIndexMemory, type IndexMemory, measureIndexMemory } from '../index-memory';
 import { overCommitted, SCHEDULING_ENV, tagAggregates } from '../scheduling';
 import { seedDataset } from '../seed';
 import {
   alive,
   authHeaders,
-  childPids,
   crashReports,
   type FullAnswer,
   fullAnswer,

@@ -5,7 +5,6 @@
 // migration, a damaged archive or BERTH_EMBEDDED_PREBUILT=off leave a fresh data directory to the
 // template cache (BERTH_TEMPLATE_CACHE=off: to PGlite). PGlite cannot start inside jest's vm, so
 // the databases are opened in a child process.
-import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -23,13 +22,12 @@ import {
   berth,
   collect,
   freePort,
+  jsonFromChild,
   QUICK_V8,
-  TS_REGISTER,
   terminate,
   waitFor,
 } from '../support/cli';
 
-const root = path.resolve(__dirname, '../..');
 const list = migrations as unknown as MigrationClass[];
 const committed = (): PrebuiltManifest =>
   JSON.parse(readFileSync(path.join(prebuiltDir(), PREBUILT_MANIFEST), 'utf8'));
@@ -104,20 +102,7 @@ interface Outcome {
 }
 
 function runChild(work: string): Promise<Outcome> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...QUICK_V8, ...TS_REGISTER, '-e', CHILD, work], {
-      cwd: root,
-      env: { ...process.env, BERTH_EMBEDDED_PREBUILT: '' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += String(d);
-    });
-    child.on('exit', (code) =>
-      code === 0 ? resolve(JSON.parse(out) as Outcome) : reject(new Error(`child exited ${code}`)),
-    );
-  });
+  return jsonFromChild<Outcome>(CHILD, [work], { BERTH_EMBEDDED_PREBUILT: '' });
 }
 
 describe('prebuilt embedded database', () => {

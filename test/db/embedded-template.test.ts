@@ -3,15 +3,12 @@
 // sequences and migration rows. A template made with another migration list (an older berth) is
 // never used. PGlite cannot start inside jest's vm, so the databases are made in a child process
 // (with QUICK_V8: its three initdbs are most of this file's CPU).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { migrations } from '../../migrations/index';
 import { type MigrationClass, templateKey } from '../../src/db/embedded-template';
-import { QUICK_V8, TS_REGISTER } from '../support/cli';
-
-const root = path.resolve(__dirname, '../..');
+import { jsonFromChild } from '../support/cli';
 
 // Describes a database as its catalog sees it (ordered, so two dumps compare as values).
 const CHILD = `
@@ -102,19 +99,7 @@ interface Outcome {
 }
 
 function runChild(cache: string, work: string): Promise<Outcome> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...QUICK_V8, ...TS_REGISTER, '-e', CHILD, cache, work], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += String(d);
-    });
-    child.on('exit', (code) =>
-      code === 0 ? resolve(JSON.parse(out) as Outcome) : reject(new Error(`child exited ${code}`)),
-    );
-  });
+  return jsonFromChild<Outcome>(CHILD, [cache, work]);
 }
 
 describe('embedded template', () => {

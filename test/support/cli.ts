@@ -37,6 +37,31 @@ export function cliEnv(env: Record<string, string | undefined>): NodeJS.ProcessE
 export const QUICK_V8: readonly string[] = ['--liftoff-only'];
 
 /**
+ * Runs the TypeScript `script` (node -e, with {@link QUICK_V8}) in a child process with `args`,
+ * `env` added to the caller's environment, and resolves with the JSON it prints.
+ */
+export function jsonFromChild<T>(
+  script: string,
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...QUICK_V8, ...TS_REGISTER, '-e', script, ...args], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += String(d);
+    });
+    child.on('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out) as T) : reject(new Error(`child exited ${code}`)),
+    );
+  });
+}
+
+/**
  * Starts `berth <args>` with `env` added to a clean environment; `node` flags (e.g.
  * {@link QUICK_V8}) go before the script.
  */

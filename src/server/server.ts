@@ -11,6 +11,7 @@ import type { Config } from '../config/config';
 import type { Logger } from '../observability/logger';
 import { startAuditPrune } from './audit-prune';
 import { startCapacitySampler } from './capacity-sampler';
+import { collectAfterLoad } from './collect-after-load';
 
 /** A listening server. */
 export interface RunningServer {
@@ -111,9 +112,12 @@ export async function startServer(
     await app.close().catch(() => undefined);
     throw err;
   }
+  const loadedMs = performance.now() - warm;
+  const collected = collectAfterLoad();
   log.info(
     {
-      ms: Math.round(performance.now() - warm),
+      ms: Math.round(loadedMs),
+      gcMs: collected ? Math.round(performance.now() - warm - loadedMs) : undefined,
       providers: app.services.candidates.stats.providers,
     },
     'capacity index loaded',

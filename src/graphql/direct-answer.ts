@@ -16,6 +16,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
+import { memoOnFrozen } from '../lib/frozen-memo';
 import { JsonBytes } from '../lib/json-bytes';
 import { type DirectRoot, NotDirect, type ObjectSpec } from './direct-answer-spec';
 
@@ -231,34 +232,12 @@ interface Written {
 }
 
 /**
- * Answers written for frozen values (answers shared while the data is unchanged, e.g.
- * src/app/candidate-answers.ts), per plan: written once, sent as often as they are asked for.
- */
-const writtenFor = new WeakMap<object, Map<DirectPlan, Written>>();
-
-/**
  * `{"data":{"<key>":…}}` for `value`, with the number of list items written (what the result
- * budget would have counted). The bytes of a frozen value are kept with it: callers must not
- * change them.
+ * budget would have counted). The bytes of a frozen value (a shared candidates answer) are kept
+ * with it, per plan: callers must not change them.
  */
 export function writeDirectAnswer(plan: DirectPlan, value: unknown): Written | undefined {
-  if (typeof value !== 'object' || value === null || !Object.isFrozen(value)) {
-    return write(plan, value);
-  }
-  let byPlan = writtenFor.get(value);
-  const hit = byPlan?.get(plan);
-  if (hit) {
-    return hit;
-  }
-  const written = write(plan, value);
-  if (written) {
-    if (!byPlan) {
-      byPlan = new Map();
-      writtenFor.set(value, byPlan);
-    }
-    byPlan.set(plan, written);
-  }
-  return written;
+  return memoOnFrozen(value, plan, () => write(plan, value));
 }
 
 function write(plan: DirectPlan, value: unknown): Written | undefined {

@@ -5,6 +5,7 @@
 // answer that names the provider. The output is byte-for-byte what JSON.stringify of the
 // documented body gives (test/unit/rest/candidate-json.test.ts checks it against that).
 
+import { memoOnFrozen } from '../lib/frozen-memo';
 import { JsonBytes } from '../lib/json-bytes';
 import type {
   AllocationCandidates,
@@ -143,12 +144,6 @@ function summaryBytesOf(
   return bytes;
 }
 
-/**
- * Bodies of frozen answers (shared answers of an unchanged index, src/app/candidate-answers.ts),
- * by shape: written once, sent as often as the answer is asked for.
- */
-const answerBytes = new WeakMap<AllocationCandidates, Map<string, Buffer>>();
-
 function shapeKey(shape: CandidateJsonShape): string {
   const classes = shape.requestedClasses ? [...shape.requestedClasses].join(',') : '*';
   return `${+shape.dict}${+shape.mappings}${+shape.traits}${+shape.tree}${classes}`;
@@ -156,24 +151,11 @@ function shapeKey(shape: CandidateJsonShape): string {
 
 /**
  * The body of GET /allocation_candidates for `cands` in `shape`, as UTF-8 bytes. The bytes of a
- * frozen answer are kept with it: callers must not change the Buffer.
+ * frozen answer (a shared answer of an unchanged index) are kept with it: callers must not change
+ * the Buffer.
  */
 export function candidatesJson(cands: AllocationCandidates, shape: CandidateJsonShape): Buffer {
-  if (!Object.isFrozen(cands)) {
-    return writeCandidates(cands, shape);
-  }
-  let byShape = answerBytes.get(cands);
-  if (!byShape) {
-    byShape = new Map();
-    answerBytes.set(cands, byShape);
-  }
-  const key = shapeKey(shape);
-  let body = byShape.get(key);
-  if (!body) {
-    body = writeCandidates(cands, shape);
-    byShape.set(key, body);
-  }
-  return body;
+  return memoOnFrozen(cands, shapeKey(shape), () => writeCandidates(cands, shape));
 }
 
 function writeCandidates(cands: AllocationCandidates, shape: CandidateJsonShape): Buffer {

@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { migrations as berthMigrations } from '../../migrations/index';
-import { codeOf, type MigrationClass, pgliteVersion } from './embedded-template';
+import { type MigrationClass, migrationText, pgliteVersion } from './embedded-template';
 
 /** The archive's and the manifest's file names, in {@link prebuiltDir}. */
 export const PREBUILT_ARCHIVE = 'embedded-pgdata.tar.br';
@@ -52,10 +52,7 @@ export function prebuiltDir(from: string = __dirname): string {
 
 /** A migration's name and code (as the template key hashes them), hashed: 16 hex digits. */
 export function migrationHash(m: MigrationClass): string {
-  return createHash('sha256')
-    .update(`${m.name}\n${codeOf(m.prototype.up)}\n${codeOf(m.prototype.down)}\n`)
-    .digest('hex')
-    .slice(0, 16);
+  return createHash('sha256').update(migrationText(m)).digest('hex').slice(0, 16);
 }
 
 /** The manifest entries of `list`. */

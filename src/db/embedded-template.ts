@@ -42,12 +42,17 @@ function pgliteDir(): string {
  * A migration method's code as every compiler of berth's (tsc, swc, ts-node) prints it: without
  * comments, whitespace and trailing commas, which they print differently.
  */
-export function codeOf(fn: unknown): string {
+function codeOf(fn: unknown): string {
   return String(fn)
     .replace(/\/\*[\s\S]*?\*\//g, '')
     .replace(/\/\/[^\n]*/g, '')
     .replace(/\s+/g, '')
     .replace(/,(?=[\])}])/g, '');
+}
+
+/** A migration as templates and the prebuilt database's manifest identify it: name and code. */
+export function migrationText(m: MigrationClass): string {
+  return `${m.name}\n${codeOf(m.prototype.up)}\n${codeOf(m.prototype.down)}\n`;
 }
 
 /** The installed PGlite's version. */
@@ -65,7 +70,7 @@ export function berthCacheDir(): string {
 export function templateKey(list: readonly MigrationClass[] = berthMigrations): string {
   const h = createHash('sha256').update(`pglite ${pgliteVersion()}\n`);
   for (const m of list) {
-    h.update(`${m.name}\n${codeOf(m.prototype.up)}\n${codeOf(m.prototype.down)}\n`);
+    h.update(migrationText(m));
   }
   return h.digest('hex').slice(0, 24);
 }

@@ -188,16 +188,19 @@ export class InventoryTable {
       }
     }
     const n = from.size;
-    this.provider = from.provider.slice(0, n);
-    this.resourceClass = from.resourceClass.slice(0, n);
-    this.total = from.total.slice(0, n);
-    this.reserved = from.reserved.slice(0, n);
-    this.minUnit = from.minUnit.slice(0, n);
-    this.maxUnit = from.maxUnit.slice(0, n);
-    this.stepSize = from.stepSize.slice(0, n);
-    this.ratio = from.ratio.slice(0, n);
-    this.used = from.used.slice(0, n);
-    this.capacity = from.capacity.slice(0, n);
+    // A column already n long (the new table's) is taken as it is; a longer one is cut to n.
+    const int = (a: Int32Array<ArrayBuffer>) => (a.length === n ? a : a.slice(0, n));
+    const dbl = (a: Float64Array<ArrayBuffer>) => (a.length === n ? a : a.slice(0, n));
+    this.provider = int(from.provider);
+    this.resourceClass = int(from.resourceClass);
+    this.total = int(from.total);
+    this.reserved = int(from.reserved);
+    this.minUnit = int(from.minUnit);
+    this.maxUnit = int(from.maxUnit);
+    this.stepSize = int(from.stepSize);
+    this.ratio = dbl(from.ratio);
+    this.used = dbl(from.used);
+    this.capacity = dbl(from.capacity);
     this.size = n;
     this.holes = 0;
   }
